@@ -1,0 +1,63 @@
+"""The companion: a scoring companion for physical board and dice games."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+from flask_babel import Babel
+from htmx_flask import Htmx
+
+from . import db
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+MAX_REQUEST_BYTES = 64 * 1024
+
+
+def _secret_key(instance: Path) -> str:
+    """A key kept in the instance folder, so signed cookies survive restarts."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(config: dict | None = None) -> Flask:
+    instance = Path(os.environ.get("COMPANION_INSTANCE", PROJECT_ROOT / "instance"))
+    app = Flask(
+        __name__,
+        instance_path=str(instance),
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.update(
+        DATABASE=os.environ.get("COMPANION_DATABASE", str(instance / "companion.sqlite3")),
+        PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
+        MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        BABEL_DEFAULT_LOCALE="en",
+        POLL_SECONDS=2,
+    )
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+
+    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    db.migrate(app.config["DATABASE"])
+    app.teardown_appcontext(db.close_db)
+
+    Babel(app)
+    Htmx(app)
+
+    from .web import api, pages
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    return app

@@ -1,0 +1,91 @@
+"""The SQLite database: one connection per request, schema created by migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import sqlite_utils
+from flask import current_app, g
+
+BUSY_TIMEOUT_MS = 10_000
+
+# Each entry moves the schema one version up (PRAGMA user_version). Never edit a
+# migration that has shipped: add the next one.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE game_tables (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        host_token_hash TEXT NOT NULL UNIQUE,
+        version INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'playing',
+        current_seat INTEGER,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        finished_at TEXT
+    );
+    CREATE INDEX game_tables_by_status ON game_tables (status, updated_at);
+    CREATE TABLE seats (
+        table_id TEXT NOT NULL REFERENCES game_tables (id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE events (
+        table_id TEXT NOT NULL REFERENCES game_tables (id),
+        seq INTEGER NOT NULL,
+        seat INTEGER,
+        by_host INTEGER NOT NULL DEFAULT 0,
+        action TEXT NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0,
+        at TEXT NOT NULL,
+        undone_at TEXT,
+        PRIMARY KEY (table_id, seq)
+    );
+    """,
+    # Whatever chance decided at the start (Lobo's dealt colours): kept out of `options`,
+    # which every phone may read.
+    """
+    ALTER TABLE game_tables ADD COLUMN deal TEXT;
+    """,
+]
+
+
+def connect(path: str | Path) -> sqlite_utils.Database:
+    """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE)."""
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=True)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return sqlite_utils.Database(conn)
+
+
+def migrate(path: str | Path) -> None:
+    db = connect(path)
+    try:
+        db.conn.execute("PRAGMA journal_mode = WAL")
+        db.conn.execute("BEGIN IMMEDIATE")
+        version = db.conn.execute("PRAGMA user_version").fetchone()[0]
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            for statement in script.split(";"):
+                if statement.strip():
+                    db.conn.execute(statement)
+            db.conn.execute(f"PRAGMA user_version = {number}")
+        db.conn.execute("COMMIT")
+    finally:
+        db.conn.close()
+
+
+def get_db() -> sqlite_utils.Database:
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_error: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.conn.close()

@@ -1,0 +1,8 @@
+"""The games, each a pure module. Adding a game is one line in GAMES."""
+
+from __future__ import annotations
+
+from .base import Game
+from .pickomino import Pickomino
+
+GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(),)}

@@ -1,0 +1,145 @@
+"""What every game module provides, and the helpers they share."""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .errors import MalformedAction, RuleError
+from .text import N_, Text
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option: its name in the API, its type, default and one-line help."""
+
+    name: str
+    default: Any
+    label: Text
+    help: Text
+
+    def check(self, value: Any) -> Any:
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise RuleError(
+                    "invalid_option",
+                    N_("The option %(option)s must be true or false.", option=self.name),
+                )
+            return value
+        raise NotImplementedError(self.name)  # games with richer options override check
+
+
+class Game:
+    """A game: pure functions over a JSON-like state dict (no Flask, no database).
+
+    `apply` never changes the state it is given; `replay` copies once and then steps in
+    place, which is how the shell rebuilds a table from its event log.
+    """
+
+    slug: str
+    title: Text
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+
+    # --- options -------------------------------------------------------------------
+    def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        raw = raw or {}
+        if not isinstance(raw, dict):
+            raise MalformedAction(N_("Options must be a JSON object."), code="malformed_request")
+        known = {option.name: option for option in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            raise RuleError(
+                "unknown_option",
+                N_("%(game)s has no option called %(option)s.", game=self.title, option=unknown[0]),
+            )
+        return {
+            name: option.check(raw[name]) if name in raw else copy.deepcopy(option.default)
+            for name, option in known.items()
+        }
+
+    # --- the engine ----------------------------------------------------------------
+    def deal(self, players: list[str], options: dict[str, Any], rng: random.Random) -> Any:
+        """Whatever chance decides once at the start (Lobo's secret colours), drawn by the
+        shell with `rng` and stored with the table; None for games without a deal."""
+        return None
+
+    def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        """Apply `action` by `seat` to `state` in place, or raise RuleError.
+
+        A step that raises may leave `state` half-changed: callers go through `apply`,
+        which steps on a copy, unless the actions were all accepted before (replay).
+        """
+        raise NotImplementedError
+
+    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise MalformedAction(N_('An action is a JSON object with a "type".'))
+        new_state = copy.deepcopy(state)
+        self.step(new_state, seat, action)
+        return new_state
+
+    def replay(self, state: dict[str, Any], moves: Iterable[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+        state = copy.deepcopy(state)
+        for seat, action in moves:
+            self.step(state, seat, action)
+        return state
+
+    def current_seat(self, state: dict[str, Any]) -> int | None:
+        raise NotImplementedError
+
+    def is_finished(self, state: dict[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def scores(self, state: dict[str, Any]) -> list[int]:
+        raise NotImplementedError
+
+    def ranking(self, state: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """Best first: seat, name, score, place, tiebreak (a Text or None)."""
+        raise NotImplementedError
+
+    def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """The `state` part of the API's table state, as `viewer` (a seat or None) may see it."""
+        raise NotImplementedError
+
+    def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
+        """One line for the game log."""
+        raise NotImplementedError
+
+    def seat_of_move(self, state: dict[str, Any]) -> int | None:
+        """The seat the host acts for when an action names no seat."""
+        return self.current_seat(state)
+
+    def actors(self, state: dict[str, Any]) -> list[int]:
+        """The seats that may act now (several at once in simultaneous games)."""
+        seat = self.current_seat(state)
+        return [] if seat is None else [seat]
+
+
+def require_seat_turn(state_seat: int | None, seat: int, names: list[str]) -> None:
+    if state_seat is None:
+        raise RuleError("game_over", N_("The game is over."))
+    if seat != state_seat:
+        raise RuleError(
+            "not_your_turn",
+            N_("It is %(name)s's turn, not yours.", name=names[state_seat]),
+            status=403,
+        )
+
+
+def rank(entries: list[dict[str, Any]], key) -> list[dict[str, Any]]:
+    """Sort best first by `key` (higher is better) and give equal keys the same place."""
+    ordered = sorted(entries, key=key, reverse=True)
+    previous = None
+    for index, entry in enumerate(ordered):
+        k = key(entry)
+        if previous is None or k != previous[0]:
+            previous = (k, index + 1)
+        entry["place"] = previous[1]
+    return ordered

@@ -1,0 +1,222 @@
+"""Pickomino (Heckmeck am Bratwurmeck): RULES.md §2."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import wormdice
+from .base import Game, Option, rank, require_seat_turn
+from .errors import MalformedAction, RuleError
+from .text import N_, Text, join_names
+
+TILE_VALUES = range(21, 37)
+TILE_WORMS = {value: 1 + (value - 21) // 4 for value in TILE_VALUES}  # 21–24: 1 … 33–36: 4
+DICE = wormdice.PICKOMINO_DICE
+
+FAILURE_REASONS = {
+    wormdice.NOTHING_NEW: N_("no new face in the roll"),
+    wormdice.DECLARED_FAILED: N_("declared failed"),
+    "no_worm": N_("no worm set aside"),
+    "no_tile": N_("no tile within reach"),
+}
+
+
+class Pickomino(Game):
+    slug = "pickomino"
+    title = N_("Pickomino")
+    min_players = 2
+    max_players = 7
+    dice = DICE
+    options = (
+        Option(
+            "alternative_return",
+            False,
+            N_("Alternative return"),
+            N_("A tile given back is turned face down even when it is the highest on the grill."),
+        ),
+        Option(
+            "flip_when_empty",
+            False,
+            N_("Turn a tile on every failure"),
+            N_("A failed turn turns the highest grill tile face down even when the player had no tile to give back."),
+        ),
+    )
+
+    def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
+        return {
+            "players": list(players),
+            "options": dict(options),
+            "grill": [{"value": value, "worms": TILE_WORMS[value], "face_up": True} for value in TILE_VALUES],
+            "stacks": [[] for _ in players],
+            "turn": wormdice.new_turn(0),
+            "last_turn": None,
+        }
+
+    # --- reading the state ----------------------------------------------------------
+    def is_finished(self, state: dict[str, Any]) -> bool:
+        return state["turn"] is None
+
+    def current_seat(self, state: dict[str, Any]) -> int | None:
+        return None if state["turn"] is None else state["turn"]["seat"]
+
+    def scores(self, state: dict[str, Any]) -> list[int]:
+        return [sum(TILE_WORMS[tile] for tile in stack) for stack in state["stacks"]]
+
+    def claim_options(self, state: dict[str, Any], seat: int, total: int) -> dict[str, Any]:
+        """What a successful result `total` could claim: the tile itself, a steal, a lower tile."""
+        face_up = [tile["value"] for tile in state["grill"] if tile["face_up"]]
+        steal_from = next(
+            (other for other, stack in enumerate(state["stacks"]) if other != seat and stack and stack[-1] == total),
+            None,
+        )
+        lower = max((value for value in face_up if value < total), default=None)
+        return {"on_grill": total in face_up, "steal_from": steal_from, "lower": lower}
+
+    def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        turn = state["turn"]
+        public = {
+            "grill": state["grill"],
+            "stacks": state["stacks"],
+            "turn": turn,
+            "last_turn": state["last_turn"],
+        }
+        if turn is not None and turn["total"] and turn["has_worm"]:
+            public["claim"] = self.claim_options(state, turn["seat"], turn["total"])
+        return public
+
+    # --- actions --------------------------------------------------------------------
+    def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        require_seat_turn(self.current_seat(state), seat, state["players"])
+        take = action.get("take")
+        if take is not None and take != "grill":
+            if not isinstance(take, str):
+                raise MalformedAction(N_('"take" must be the text "grill".'))
+            raise RuleError("invalid_take", N_('"take" can only be "grill": decline a steal, take from the grill.'))
+        turn = state["turn"]
+        ended = wormdice.play(turn, action, DICE)
+        if ended is wormdice.CONTINUES:
+            return
+        if ended == wormdice.STOPPED:
+            self._claim(state, seat, decline_steal=take == "grill")
+        else:
+            self._fail(state, seat, ended)
+        self._next_turn(state, seat)
+
+    def _claim(self, state: dict[str, Any], seat: int, decline_steal: bool) -> None:
+        turn = state["turn"]
+        total = turn["total"]
+        if not turn["has_worm"]:
+            return self._fail(state, seat, "no_worm")
+        options = self.claim_options(state, seat, total)
+        record = {"seat": seat, "total": total, "kept": turn["kept"], "returned": None, "turned": None}
+        if options["on_grill"]:
+            record.update(outcome="took", tile=total, from_seat=None)
+        elif options["steal_from"] is not None and not (decline_steal and options["lower"] is not None):
+            if decline_steal:
+                raise RuleError(
+                    "no_lower_tile",
+                    N_("There is no lower tile on the grill: you can only steal %(tile)s.", tile=total),
+                )
+            victim = options["steal_from"]
+            state["stacks"][victim].pop()
+            record.update(outcome="stole", tile=total, from_seat=victim)
+        elif options["lower"] is not None:
+            record.update(outcome="took", tile=options["lower"], from_seat=None)
+            record["declined_steal"] = options["steal_from"] is not None
+        else:
+            return self._fail(state, seat, "no_tile")
+        if record["from_seat"] is None:
+            state["grill"] = [tile for tile in state["grill"] if tile["value"] != record["tile"]]
+        state["stacks"][seat].append(record["tile"])
+        state["last_turn"] = record
+
+    def _fail(self, state: dict[str, Any], seat: int, reason: str) -> None:
+        turn = state["turn"]
+        stack = state["stacks"][seat]
+        returned = stack.pop() if stack else None
+        if returned is not None:
+            state["grill"].append({"value": returned, "worms": TILE_WORMS[returned], "face_up": True})
+            state["grill"].sort(key=lambda tile: tile["value"])
+        turned = None
+        if returned is not None or state["options"]["flip_when_empty"]:
+            highest = max((tile for tile in state["grill"] if tile["face_up"]), key=lambda t: t["value"], default=None)
+            if highest is not None and (highest["value"] != returned or state["options"]["alternative_return"]):
+                highest["face_up"] = False
+                turned = highest["value"]
+        state["last_turn"] = {
+            "seat": seat,
+            "total": turn["total"],
+            "kept": turn["kept"],
+            "outcome": "failed",
+            "reason": reason,
+            "tile": None,
+            "from_seat": None,
+            "returned": returned,
+            "turned": turned,
+        }
+
+    def _next_turn(self, state: dict[str, Any], seat: int) -> None:
+        if any(tile["face_up"] for tile in state["grill"]):
+            state["turn"] = wormdice.new_turn((seat + 1) % len(state["players"]))
+        else:
+            state["turn"] = None
+
+    # --- words ----------------------------------------------------------------------
+    def ranking(self, state: dict[str, Any]) -> list[dict[str, Any]] | None:
+        if not self.is_finished(state):
+            return None
+        names = state["players"]
+        entries = [
+            {"seat": seat, "name": names[seat], "score": score, "best": max(state["stacks"][seat], default=0)}
+            for seat, score in enumerate(self.scores(state))
+        ]
+        ordered = rank(entries, key=lambda entry: (entry["score"], entry["best"]))
+        for entry in ordered:
+            tied = [other for other in ordered if other["score"] == entry["score"]]
+            entry["tiebreak"] = _tiebreak_sentence(tied) if len(tied) > 1 else None
+        for entry in ordered:
+            del entry["best"]
+        return ordered
+
+    def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
+        return wormdice.describe(action)
+
+    def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
+        record = state["last_turn"]
+        if record is None:
+            return None
+        names = state["players"]
+        name = names[record["seat"]]
+        if record["outcome"] == "stole":
+            return N_("%(name)s stole %(tile)s from %(victim)s.", name=name, tile=record["tile"], victim=names[record["from_seat"]])
+        if record["outcome"] == "took":
+            if record.get("declined_steal"):
+                return N_(
+                    "%(name)s scored %(total)s and took %(tile)s from the grill instead of stealing.",
+                    name=name, total=record["total"], tile=record["tile"],
+                )
+            if record["tile"] != record["total"]:
+                return N_("%(name)s scored %(total)s and took %(tile)s from the grill.", name=name, total=record["total"], tile=record["tile"])
+            return N_("%(name)s took %(tile)s from the grill.", name=name, tile=record["tile"])
+        reason = FAILURE_REASONS[record["reason"]]
+        returned, turned = record["returned"], record["turned"]
+        if returned is not None and turned is not None:
+            consequence = N_("%(returned)s went back to the grill and %(turned)s was turned over.", returned=returned, turned=turned)
+        elif returned is not None:
+            consequence = N_("%(returned)s went back to the grill and stays face up.", returned=returned)
+        elif turned is not None:
+            consequence = N_("%(turned)s was turned over.", turned=turned)
+        else:
+            consequence = N_("there was no tile to give back.")
+        return N_("%(name)s failed (%(reason)s): %(consequence)s", name=name, reason=reason, consequence=consequence)
+
+
+def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:
+    names = join_names([entry["name"] for entry in tied])
+    if all(entry["best"] == 0 for entry in tied):
+        return N_("%(names)s tied with no tiles: they share the place.", names=names)
+    tiles = ", ".join(f"{entry['name']} {entry['best']}" for entry in tied)
+    return N_(
+        "%(names)s tied on %(score)s worms; the highest tile decided (%(tiles)s).",
+        names=names, score=tied[0]["score"], tiles=tiles,
+    )

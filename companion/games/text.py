@@ -1,0 +1,55 @@
+"""Sentences the engines produce, translated later by the shell.
+
+The game modules are pure (no Flask), so they cannot call Flask-Babel themselves. They
+build `Text` values instead: a gettext message id with its parameters. The shell renders
+them in the reader's language. `N_` and `NP_` are the extraction keywords (see babel.cfg).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Text:
+    msgid: str
+    plural: str | None = None
+    n: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def render(
+        self,
+        gettext: Callable[[str], str] = lambda s: s,
+        ngettext: Callable[[str, str, int], str] = lambda s, p, n: s if n == 1 else p,
+    ) -> str:
+        params = {
+            key: value.render(gettext, ngettext) if isinstance(value, Text) else value
+            for key, value in self.params.items()
+        }
+        if self.plural is None:
+            template = gettext(self.msgid)
+        else:
+            template = ngettext(self.msgid, self.plural, self.n)
+            params.setdefault("num", self.n)
+        return template % params if params else template
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def N_(msgid: str, **params: Any) -> Text:
+    """A sentence to translate later."""
+    return Text(msgid, params=params)
+
+
+def NP_(singular: str, plural: str, n: int, **params: Any) -> Text:
+    """A sentence with a plural form chosen by `n` (available as %(num)s)."""
+    return Text(singular, plural, n, params)
+
+
+def join_names(names: list[str]) -> Text | str:
+    """"Ana", "Ana and Bruno", "Ana, Bruno and Caio"."""
+    if len(names) == 1:
+        return names[0]
+    return N_("%(head)s and %(last)s", head=", ".join(names[:-1]), last=names[-1])

@@ -1,0 +1,172 @@
+"""The worm-dice phase shared by Pickomino and Heckmeck Barbecue (RULES.md §1).
+
+A turn is a small dict (the API's `turn`): the groups set aside, their total, the dice
+left, the roll waiting for a face to be kept, and whether a worm was set aside. `play`
+checks one dice action against the rules, changes the turn, and says whether the turn
+goes on or how it ended; the game module then claims or fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import MalformedAction, RuleError
+from .text import N_, NP_, Text
+
+WORM = "worm"
+DICE_COUNT = 8
+WORM_VALUE = 5
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The six faces of one game's dice, in the order they are shown."""
+
+    faces: tuple[Any, ...]
+
+    def value(self, face: Any) -> int:
+        return WORM_VALUE if face == WORM else face
+
+    def parse(self, raw: Any) -> Any:
+        """A face from the API (an integer 1..6 or "worm"), checked against these dice."""
+        if raw == WORM:
+            return WORM
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise MalformedAction(N_('A die face is a number from 1 to 6 or "worm".'))
+        if raw not in self.faces:
+            raise RuleError("invalid_face", N_("These dice have no %(face)s.", face=raw))
+        return raw
+
+
+PICKOMINO_DICE = Dice((1, 2, 3, 4, 5, WORM))
+BARBECUE_DICE = Dice((1, 2, 3, 4, WORM, 6))
+
+# How a turn ended, as `play` reports it.
+CONTINUES = None
+STOPPED = "stopped"  # the player stopped, or all dice / all faces were set aside
+NOTHING_NEW = "nothing_new"  # a roll with no face that was not set aside already
+DECLARED_FAILED = "declared"  # the player declared the turn failed (quick entry)
+
+
+def new_turn(seat: int) -> dict[str, Any]:
+    return {"seat": seat, "kept": [], "total": 0, "dice_left": DICE_COUNT, "roll": None, "has_worm": False}
+
+
+def face_name(face: Any) -> Text:
+    """How a face is named in a sentence: "worms", "4s"."""
+    return N_("worms") if face == WORM else N_("%(face)ss", face=face)
+
+
+def kept_faces(turn: dict[str, Any]) -> list[Any]:
+    return [group["face"] for group in turn["kept"]]
+
+
+def new_faces(turn: dict[str, Any], roll: list[Any]) -> list[Any]:
+    taken = kept_faces(turn)
+    return [face for face in dict.fromkeys(roll) if face not in taken]
+
+
+def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None:
+    """Check and apply one dice action to `turn` (in place, only once it is valid)."""
+    kind = action["type"]
+    if kind == "roll":
+        return _roll(turn, action, dice)
+    if kind == "keep":
+        roll = _pending_roll(turn)
+        face = dice.parse(action.get("face"))
+        if face not in roll:
+            raise RuleError("face_not_in_roll", N_("Your roll has no %(faces)s.", faces=face_name(face)))
+        _check_new(turn, face)
+        return _set_aside(turn, face, roll.count(face), dice)
+    if kind == "set_aside":
+        _no_pending_roll(turn)
+        face = dice.parse(action.get("face"))
+        count = action.get("count")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise MalformedAction(N_("The count of dice must be a whole number."))
+        _check_new(turn, face)
+        if count < 1:
+            raise RuleError("invalid_count", N_("Set aside at least one die."))
+        if count > turn["dice_left"]:
+            raise RuleError(
+                "too_many_dice",
+                NP_("Only %(num)s die is left.", "Only %(num)s dice are left.", turn["dice_left"]),
+            )
+        return _set_aside(turn, face, count, dice)
+    if kind == "stop":
+        _no_pending_roll(turn)
+        return STOPPED
+    if kind == "bust":
+        if turn["roll"] is not None and new_faces(turn, turn["roll"]):
+            raise RuleError(
+                "roll_has_new_face",
+                N_("Your roll has a face you have not set aside yet: keep one of them."),
+            )
+        return DECLARED_FAILED
+    raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=kind))
+
+
+def _roll(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None:
+    _no_pending_roll(turn)
+    raw = action.get("dice")
+    if not isinstance(raw, list):
+        raise MalformedAction(N_("A roll is a list of dice faces."))
+    roll = [dice.parse(face) for face in raw]
+    if len(roll) != turn["dice_left"]:
+        raise RuleError(
+            "wrong_dice_count",
+            NP_(
+                "You have %(num)s die left to roll, not %(given)s.",
+                "You have %(num)s dice left to roll, not %(given)s.",
+                turn["dice_left"],
+                given=len(roll),
+            ),
+        )
+    turn["roll"] = roll
+    if not new_faces(turn, roll):
+        return NOTHING_NEW
+    return CONTINUES
+
+
+def _pending_roll(turn: dict[str, Any]) -> list[Any]:
+    if turn["roll"] is None:
+        raise RuleError("no_roll", N_("Enter your roll before choosing the dice to keep."))
+    return turn["roll"]
+
+
+def _no_pending_roll(turn: dict[str, Any]) -> None:
+    if turn["roll"] is not None:
+        raise RuleError("keep_first", N_("First choose which face to keep from the roll you entered."))
+
+
+def _check_new(turn: dict[str, Any], face: Any) -> None:
+    if face in kept_faces(turn):
+        raise RuleError(
+            "face_already_kept", N_("You already set aside %(faces)s this turn.", faces=face_name(face))
+        )
+
+
+def _set_aside(turn: dict[str, Any], face: Any, count: int, dice: Dice) -> str | None:
+    turn["kept"].append({"face": face, "count": count})
+    turn["total"] += dice.value(face) * count
+    turn["dice_left"] -= count
+    turn["has_worm"] = turn["has_worm"] or face == WORM
+    turn["roll"] = None
+    if turn["dice_left"] == 0 or len(turn["kept"]) == len(dice.faces):
+        return STOPPED
+    return CONTINUES
+
+
+def describe(action: dict[str, Any]) -> Text:
+    """The dice part of a log line: "rolled 3, worm, 5", "kept 2 × 5"."""
+    kind = action.get("type")
+    if kind == "roll":
+        return N_("rolled %(dice)s", dice=", ".join(str(face) for face in action.get("dice", [])))
+    if kind == "keep":
+        return N_("kept the %(faces)s", faces=face_name(action.get("face")))
+    if kind == "set_aside":
+        return N_("set aside %(count)s × %(face)s", count=action.get("count"), face=action.get("face"))
+    if kind == "stop":
+        return N_("stopped")
+    return N_("declared the turn failed")

@@ -1,0 +1,295 @@
+"""What both faces (pages and JSON API) call: create tables, read them, act, undo.
+
+The event log is the truth: a table's state is its game's setup replayed through every
+action still in effect. Writes take the table's write lock first (BEGIN IMMEDIATE), check
+the version, apply, and append the event with seq = version + 1.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import random
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from . import store
+from .games import GAMES, Game
+from .games.errors import RuleError
+from .games.text import N_, NP_, Text
+from .i18n import render, render_all
+
+NAME_MAX_LENGTH = 24
+TABLE_ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud at a table
+TABLE_ID_LENGTH = 6
+TOKEN_BYTES = 12
+
+
+class ServiceError(Exception):
+    """A refused request: HTTP status, stable code, a sentence for the player."""
+
+    def __init__(self, status: int, code: str, text: Text):
+        super().__init__(str(text))
+        self.status = status
+        self.code = code
+        self.text = text
+
+    @classmethod
+    def from_rule(cls, error: RuleError) -> "ServiceError":
+        return cls(error.status, error.code, error.text)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking: a seat (or None), and whether they hold the host token."""
+
+    seat: int | None = None
+    host: bool = False
+
+    @property
+    def anonymous(self) -> bool:
+        return self.seat is None and not self.host
+
+
+ANONYMOUS = Viewer()
+
+
+@dataclass
+class Table:
+    row: dict[str, Any]
+    names: list[str]
+    game: Game
+    state: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return self.row["id"]
+
+    @property
+    def version(self) -> int:
+        return self.row["version"]
+
+
+# --- creating -----------------------------------------------------------------------
+@dataclass
+class Created:
+    table: Table
+    host_token: str
+    seat_tokens: list[str]
+
+
+def seat_token(host_token: str, seat: int) -> str:
+    """A seat's token, derived from the host token: the host's phone can show every join
+    link again (the database keeps only hashes), and no seat token reveals the host's."""
+    digest = hmac.new(host_token.encode(), f"seat:{seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode()
+
+
+def check_names(game: Game, players: Any) -> list[str]:
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise ServiceError(400, "malformed_request", N_("Players must be a list of names."))
+    names = [name.strip() for name in players]
+    if not game.min_players <= len(names) <= game.max_players:
+        raise ServiceError(
+            422,
+            "player_count",
+            N_(
+                "%(game)s is played by %(min)s to %(max)s players, not %(count)s.",
+                game=game.title, min=game.min_players, max=game.max_players, count=len(names),
+            ),
+        )
+    for name in names:
+        if not name:
+            raise ServiceError(422, "name_empty", N_("Every player needs a name."))
+        if len(name) > NAME_MAX_LENGTH:
+            raise ServiceError(
+                422,
+                "name_too_long",
+                NP_("A name can have at most %(num)s character.", "A name can have at most %(num)s characters.", NAME_MAX_LENGTH),
+            )
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise ServiceError(422, "duplicate_name", N_("Two players are called %(name)s: give them different names.", name=name))
+        seen.add(name.casefold())
+    return names
+
+
+def game_for(slug: Any) -> Game:
+    if not isinstance(slug, str):
+        raise ServiceError(400, "malformed_request", N_("Choose a game."))
+    if slug not in GAMES:
+        raise ServiceError(422, "unknown_game", N_("There is no game called %(game)s here.", game=slug))
+    return GAMES[slug]
+
+
+def create_table(db, slug: Any, players: Any, options: Any) -> Created:
+    game = game_for(slug)
+    names = check_names(game, players)
+    try:
+        effective = game.effective_options(options)
+        deal = game.deal(names, effective, random.SystemRandom())
+        state = game.setup(names, effective, deal)
+    except RuleError as error:
+        raise ServiceError.from_rule(error) from None
+    host_token = secrets.token_urlsafe(TOKEN_BYTES)
+    seat_tokens = [seat_token(host_token, seat) for seat in range(len(names))]
+    while True:
+        table_id = "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
+        try:
+            with store.write(db):
+                store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens)
+            break
+        except sqlite3.IntegrityError:
+            continue  # the id was taken: draw another
+    row = store.table_row(db, table_id)
+    return Created(Table(row, names, game, state), host_token, seat_tokens)
+
+
+# --- reading ------------------------------------------------------------------------
+def load(db, table_id: str) -> Table:
+    row = store.table_row(db, table_id)
+    if row is None:
+        raise ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
+    game = GAMES[row["game"]]
+    names = store.seat_names(db, table_id)
+    return Table(row, names, game, replay(db, game, row, names))
+
+
+def replay(db, game: Game, row: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The table's state: its setup, then every action still in effect."""
+    return game.replay(game.setup(names, row["options"], row["deal"]), store.moves(db, row["id"]))
+
+
+def identify(db, table_id: str, token: str | None) -> Viewer:
+    """The viewer a token makes of its holder at this table; unknown tokens are refused."""
+    if token is None:
+        return ANONYMOUS
+    if store.is_host_token(db, table_id, token):
+        return Viewer(seat=None, host=True)
+    seat = store.seat_for_token(db, table_id, token)
+    if seat is None:
+        raise ServiceError(401, "unknown_token", N_("This link or token does not belong to table %(id)s.", id=table_id))
+    return Viewer(seat=seat, host=False)
+
+
+def view(table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
+    """The API's table state, with every sentence rendered in the reader's language."""
+    game, state = table.game, table.state
+    finished = game.is_finished(state)
+    public = game.public_state(state, viewer.seat)
+    describe = getattr(game, "describe_last_turn", None)
+    if describe is not None and public.get("last_turn") is not None:
+        public = {**public, "last_turn": {**public["last_turn"], "text": render(describe(state))}}
+    return {
+        "id": table.id,
+        "game": game.slug,
+        "status": "finished" if finished else "playing",
+        "version": table.version,
+        "options": table.row["options"],
+        "players": [
+            {"seat": seat, "name": name, "score": score}
+            for seat, (name, score) in enumerate(zip(table.names, game.scores(state)))
+        ],
+        "current_seat": game.current_seat(state),
+        "ranking": render_all(game.ranking(state)) if finished else None,
+        "state": public,
+    }
+
+
+def log(db, table: Table) -> list[dict[str, Any]]:
+    entries = store.events(db, table.id)
+    for entry in entries:
+        line = table.game.describe_action(table.state, entry["seat"], entry["action"])
+        entry["text"] = render(line)
+    return entries
+
+
+# --- writing ------------------------------------------------------------------------
+def _check_expected_version(table: Table, expected_version: Any) -> None:
+    if expected_version is None:
+        return
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise ServiceError(400, "malformed_request", N_("expected_version must be a whole number."))
+    if expected_version != table.version:
+        raise ServiceError(
+            409,
+            "stale_version",
+            N_("The table has moved on since your page was loaded (version %(yours)s, now %(now)s): nothing was entered.",
+               yours=expected_version, now=table.version),
+        )
+
+
+def _acting_seat(table: Table, viewer: Viewer, named: Any) -> int:
+    if viewer.anonymous:
+        raise ServiceError(401, "no_token", N_("Join the table with your own link to play."))
+    if named is not None:
+        if isinstance(named, bool) or not isinstance(named, int):
+            raise ServiceError(400, "malformed_request", N_("seat must be a whole number."))
+        if not 0 <= named < len(table.names):
+            raise ServiceError(422, "unknown_seat", N_("There is no seat %(seat)s at this table.", seat=named))
+    if viewer.host:
+        seat = named if named is not None else table.game.seat_of_move(table.state)
+        if seat is None:
+            raise ServiceError(422, "game_over", N_("The game is over."))
+        return seat
+    if named is not None and named != viewer.seat:
+        raise ServiceError(403, "not_your_seat", N_("You can only act for your own seat."))
+    return viewer.seat
+
+
+def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = None) -> Table:
+    if not isinstance(action, dict):
+        raise ServiceError(400, "malformed_request", N_("An action must be a JSON object."))
+    action = dict(action)
+    named_seat = action.pop("seat", None)
+    action.pop("expected_version", None)
+    with store.write(db):
+        table = load(db, table_id)
+        _check_expected_version(table, expected_version)
+        seat = _acting_seat(table, viewer, named_seat)
+        try:
+            state = table.game.apply(table.state, seat, action)
+        except RuleError as error:
+            raise ServiceError.from_rule(error) from None
+        version = table.version + 1
+        store.append_event(db, table_id, version, seat, viewer.host, action)
+        _save(db, table, state, version)
+    return table
+
+
+def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> Table:
+    if viewer.anonymous:
+        raise ServiceError(401, "no_token", N_("Join the table with your own link to undo."))
+    with store.write(db):
+        table = load(db, table_id)
+        _check_expected_version(table, expected_version)
+        last = store.last_event_in_effect(db, table_id)
+        if last is None:
+            raise ServiceError(409, "nothing_to_undo", N_("There is nothing to undo."))
+        if not viewer.host and viewer.seat != last["seat"]:
+            raise ServiceError(
+                403,
+                "not_your_action",
+                N_("Only %(name)s or the host can undo the last action.", name=table.names[last["seat"]]),
+            )
+        store.mark_undone(db, table_id, last["seq"])
+        state = replay(db, table.game, table.row, table.names)
+        _save(db, table, state, table.version + 1)
+    return table
+
+
+def _save(db, table: Table, state: dict[str, Any], version: int) -> None:
+    game = table.game
+    status = "finished" if game.is_finished(state) else "playing"
+    store.update_table(db, table.id, version, status, game.current_seat(state))
+    table.state = state
+    table.row = {**table.row, "version": version, "status": status}
+
+
+def can_undo(db, table: Table, viewer: Viewer) -> bool:
+    last = store.last_event_in_effect(db, table.id)
+    return last is not None and (viewer.host or (viewer.seat is not None and viewer.seat == last["seat"]))

@@ -1,0 +1,180 @@
+"""Tables, seats and the append-only event log in SQLite. No game logic here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Any, Iterator
+
+import sqlite_utils
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@contextmanager
+def write(db: sqlite_utils.Database) -> Iterator[None]:
+    """One write transaction that takes the write lock up front (BEGIN IMMEDIATE), so a
+    read-then-write cannot be overtaken by another phone's write in between."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")
+
+
+def insert_table(
+    db, table_id: str, game: str, options: dict, deal: Any, host_token: str, names: list[str], seat_tokens: list[str]
+) -> None:
+    stamp = now()
+    db["game_tables"].insert(
+        {
+            "id": table_id,
+            "game": game,
+            "options": json.dumps(options),
+            "deal": json.dumps(deal),
+            "host_token_hash": token_hash(host_token),
+            "version": 0,
+            "status": "playing",
+            "current_seat": 0,
+            "created_at": stamp,
+            "updated_at": stamp,
+        }
+    )
+    db["seats"].insert_all(
+        {"table_id": table_id, "seat": seat, "name": name, "token_hash": token_hash(token)}
+        for seat, (name, token) in enumerate(zip(names, seat_tokens))
+    )
+
+
+def table_row(db, table_id: str) -> dict[str, Any] | None:
+    row = db.execute("SELECT * FROM game_tables WHERE id = ?", [table_id]).fetchone()
+    if row is None:
+        return None
+    columns = [c[0] for c in db.execute("SELECT * FROM game_tables LIMIT 0").description]
+    record = dict(zip(columns, row))
+    record["options"] = json.loads(record["options"])
+    record["deal"] = json.loads(record["deal"]) if record["deal"] is not None else None
+    return record
+
+
+def table_version(db, table_id: str) -> int | None:
+    """The polling fast path: one indexed lookup, no replay."""
+    row = db.execute("SELECT version FROM game_tables WHERE id = ?", [table_id]).fetchone()
+    return None if row is None else row[0]
+
+
+def seat_names(db, table_id: str) -> list[str]:
+    return [row[0] for row in db.execute("SELECT name FROM seats WHERE table_id = ? ORDER BY seat", [table_id])]
+
+
+def seat_for_token(db, table_id: str, token: str) -> int | None:
+    row = db.execute(
+        "SELECT seat FROM seats WHERE table_id = ? AND token_hash = ?", [table_id, token_hash(token)]
+    ).fetchone()
+    return None if row is None else row[0]
+
+
+def is_host_token(db, table_id: str, token: str) -> bool:
+    row = db.execute(
+        "SELECT 1 FROM game_tables WHERE id = ? AND host_token_hash = ?", [table_id, token_hash(token)]
+    ).fetchone()
+    return row is not None
+
+
+def find_seat_token(db, token: str) -> tuple[str, int] | None:
+    """Which table and seat a join token belongs to."""
+    row = db.execute("SELECT table_id, seat FROM seats WHERE token_hash = ?", [token_hash(token)]).fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+def moves(db, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+    """The actions still in effect, in order: what replay feeds the engine."""
+    rows = db.execute(
+        "SELECT seat, action FROM events WHERE table_id = ? AND undone = 0 ORDER BY seq", [table_id]
+    )
+    return [(seat, json.loads(action)) for seat, action in rows]
+
+
+def events(db, table_id: str) -> list[dict[str, Any]]:
+    rows = db.execute(
+        "SELECT seq, seat, by_host, action, undone, at, undone_at FROM events WHERE table_id = ? ORDER BY seq",
+        [table_id],
+    )
+    return [
+        {
+            "seq": seq,
+            "seat": seat,
+            "by_host": bool(by_host),
+            "action": json.loads(action),
+            "undone": bool(undone),
+            "at": at,
+            "undone_at": undone_at,
+        }
+        for seq, seat, by_host, action, undone, at, undone_at in rows
+    ]
+
+
+def last_event_in_effect(db, table_id: str) -> dict[str, Any] | None:
+    row = db.execute(
+        "SELECT seq, seat, by_host FROM events WHERE table_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1",
+        [table_id],
+    ).fetchone()
+    return None if row is None else {"seq": row[0], "seat": row[1], "by_host": bool(row[2])}
+
+
+def append_event(db, table_id: str, seq: int, seat: int, by_host: bool, action: dict[str, Any]) -> None:
+    db["events"].insert(
+        {
+            "table_id": table_id,
+            "seq": seq,
+            "seat": seat,
+            "by_host": int(by_host),
+            "action": json.dumps(action),
+            "undone": 0,
+            "at": now(),
+        }
+    )
+
+
+def mark_undone(db, table_id: str, seq: int) -> None:
+    db.execute("UPDATE events SET undone = 1, undone_at = ? WHERE table_id = ? AND seq = ?", [now(), table_id, seq])
+
+
+def update_table(db, table_id: str, version: int, status: str, current_seat: int | None) -> None:
+    stamp = now()
+    db.execute(
+        "UPDATE game_tables SET version = ?, status = ?, current_seat = ?, updated_at = ?,"
+        " finished_at = CASE WHEN ? = 'finished' THEN COALESCE(finished_at, ?) ELSE NULL END WHERE id = ?",
+        [version, status, current_seat, stamp, status, stamp, table_id],
+    )
+
+
+def list_tables(db, limit: int = 50) -> list[dict[str, Any]]:
+    rows = db.execute(
+        "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at,"
+        " (SELECT group_concat(name, '\u001f') FROM (SELECT name FROM seats WHERE table_id = t.id ORDER BY seat))"
+        " FROM game_tables t ORDER BY t.status = 'finished', t.updated_at DESC LIMIT ?",
+        [limit],
+    )
+    return [
+        {
+            "id": id_,
+            "game": game,
+            "status": status,
+            "current_seat": current_seat,
+            "created_at": created_at,
+            "updated_at": updated_at,
+            "players": names.split("\u001f") if names else [],
+        }
+        for id_, game, status, current_seat, created_at, updated_at, names in rows
+    ]

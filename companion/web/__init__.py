@@ -1,0 +1,1 @@
+"""The two faces of the companion: htmx pages for people, a JSON API for programs."""

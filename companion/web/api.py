@@ -1,0 +1,116 @@
+"""The JSON API of ../shared/API.md. No game logic: everything goes through the service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .. import service, store
+from ..db import get_db
+from ..games.text import N_
+from ..i18n import render
+from .links import join_url
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def error(status: int, code: str, text) -> tuple[Any, int]:
+    return jsonify({"error": render(text), "code": code}), status
+
+
+@bp.errorhandler(service.ServiceError)
+def service_error(exc: service.ServiceError):
+    return error(exc.status, exc.code, exc.text)
+
+
+@bp.errorhandler(HTTPException)
+def http_error(exc: HTTPException):
+    codes = {
+        404: ("not_found", N_("There is nothing at this address.")),
+        405: ("method_not_allowed", N_("This address does not take that kind of request.")),
+        413: ("too_large", N_("The request is too large.")),
+    }
+    code, text = codes.get(exc.code, ("bad_request", N_("The request could not be understood.")))
+    return error(exc.code or 400, code, text)
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(force=True, silent=True)
+    if not isinstance(data, dict):
+        raise service.ServiceError(400, "malformed_json", N_("The request body must be a JSON object."))
+    return data
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if not header:
+        return None
+    if scheme.lower() != "bearer" or not token.strip():
+        raise service.ServiceError(401, "unknown_token", N_("Send your token as: Authorization: Bearer <token>."))
+    return token.strip()
+
+
+def viewer(table_id: str) -> service.Viewer:
+    return service.identify(get_db(), table_id, bearer_token())
+
+
+def require_table(table_id: str) -> None:
+    """404 for an unknown table, before the token is looked at (a cheap lookup, no replay)."""
+    if store.table_version(get_db(), table_id) is None:
+        raise service.ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
+
+
+@bp.post("/tables")
+def create_table():
+    data = body()
+    created = service.create_table(get_db(), data.get("game"), data.get("players"), data.get("options", {}))
+    table = created.table
+    payload = {
+        "id": table.id,
+        "host_token": created.host_token,
+        "seats": [
+            {"seat": seat, "name": name, "token": token, "join_url": join_url(token)}
+            for seat, (name, token) in enumerate(zip(table.names, created.seat_tokens))
+        ],
+        "table": service.view(table),
+    }
+    return jsonify(payload), 201
+
+
+@bp.get("/tables/<table_id>")
+def get_table(table_id: str):
+    db = get_db()
+    table = service.load(db, table_id)
+    return jsonify(service.view(table, viewer(table_id)))
+
+
+@bp.get("/tables/<table_id>/log")
+def get_log(table_id: str):
+    db = get_db()
+    table = service.load(db, table_id)
+    return jsonify({"events": service.log(db, table)})
+
+
+@bp.post("/tables/<table_id>/actions")
+def post_action(table_id: str):
+    db = get_db()
+    require_table(table_id)
+    who = viewer(table_id)
+    data = body()
+    table = service.act(db, table_id, who, data, data.get("expected_version"))
+    return jsonify(service.view(table, who))
+
+
+@bp.post("/tables/<table_id>/undo")
+def post_undo(table_id: str):
+    db = get_db()
+    require_table(table_id)
+    who = viewer(table_id)
+    data = request.get_json(force=True, silent=True) if request.get_data() else {}
+    if not isinstance(data, dict):
+        raise service.ServiceError(400, "malformed_json", N_("The request body must be a JSON object."))
+    table = service.undo(db, table_id, who, data.get("expected_version"))
+    return jsonify(service.view(table, who))

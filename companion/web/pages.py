@@ -1,0 +1,218 @@
+"""The htmx pages a table uses. Thin: parse the tap, call the service, render."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from .. import service, store
+from ..db import get_db
+from ..games import GAMES
+from ..games.text import N_
+from ..i18n import render
+from . import session as phone
+from .links import join_url, qr_svg
+
+bp = Blueprint("pages", __name__)
+MAX_PLAYERS_ON_FORM = max(game.max_players for game in GAMES.values())
+
+
+@bp.before_request
+def csrf_protect() -> None:
+    phone.check_csrf()
+
+
+@bp.app_context_processor
+def template_helpers() -> dict[str, Any]:
+    return {"csrf_token": phone.csrf_token, "render": render, "games": GAMES}
+
+
+@bp.app_errorhandler(HTTPException)
+def http_error(exc: HTTPException):
+    if request.path.startswith("/api/"):
+        return exc  # the API blueprint answers in JSON
+    messages = {
+        400: N_("That request could not be understood. Reload the page and try again."),
+        403: N_("This phone is not allowed to do that."),
+        404: N_("There is nothing here. Check the link."),
+        405: N_("That is not something this page can do."),
+        413: N_("That request is too large."),
+    }
+    if exc.description == "csrf":
+        message = N_("This page is out of date. Reload it and try again.")
+    else:
+        message = messages.get(exc.code, N_("Something went wrong."))
+    return render_template("error.html", message=render(message), status=exc.code), exc.code
+
+
+# --- home: start a table, resume one ---------------------------------------------------
+@bp.get("/")
+def home():
+    return render_home()
+
+
+def render_home(error: str | None = None, form: dict | None = None, status: int = 200):
+    tables = store.list_tables(get_db())
+    for entry in tables:
+        entry["title"] = render(GAMES[entry["game"]].title) if entry["game"] in GAMES else entry["game"]
+    return (
+        render_template(
+            "home.html",
+            tables=tables,
+            error=error,
+            form=form or {},
+            name_slots=MAX_PLAYERS_ON_FORM,
+        ),
+        status,
+    )
+
+
+@bp.post("/tables")
+def create_table():
+    slug = request.form.get("game", "")
+    names = [name for name in request.form.getlist("player") if name.strip()]
+    game = GAMES.get(slug)
+    options = {}
+    if game is not None:
+        for option in game.options:
+            if isinstance(option.default, bool):
+                options[option.name] = request.form.get(f"{slug}.{option.name}") == "on"
+    try:
+        created = service.create_table(get_db(), slug, names, options)
+    except service.ServiceError as error:
+        return render_home(render(error.text), request.form, error.status)
+    phone.remember(created.table.id, "host", created.host_token)
+    return redirect(url_for("pages.join_screen", table_id=created.table.id), 303)
+
+
+# --- joining -----------------------------------------------------------------------------
+def existing_table(table_id: str) -> service.Table:
+    try:
+        return service.load(get_db(), table_id)
+    except service.ServiceError:
+        abort(404)
+
+
+@bp.get("/t/<table_id>/join")
+def join_screen(table_id: str):
+    table = existing_table(table_id)
+    host_token = phone.host_token(table_id)
+    if host_token is None or not store.is_host_token(get_db(), table_id, host_token):
+        return render_template("error.html", message=render(N_("Only the phone that started this table can show its join codes.")), status=403), 403
+    seats = []
+    for seat, name in enumerate(table.names):
+        url = join_url(service.seat_token(host_token, seat))
+        seats.append({"seat": seat, "name": name, "url": url, "svg": qr_svg(url)})
+    return render_template("join.html", table=service.view(table), seats=seats)
+
+
+@bp.get("/j/<token>")
+def join(token: str):
+    found = store.find_seat_token(get_db(), token)
+    if found is None:
+        return render_template("error.html", message=render(N_("This join link is not valid. Ask the host to show the codes again.")), status=404), 404
+    table_id, _seat = found
+    phone.remember(table_id, "seat", token)
+    return redirect(url_for("pages.table_page", table_id=table_id), 303)
+
+
+# --- the table ---------------------------------------------------------------------------
+def table_context(table: service.Table, viewer: service.Viewer, error: str | None = None) -> dict[str, Any]:
+    db = get_db()
+    view = service.view(table, viewer)
+    actors = table.game.actors(table.state)
+    acting_for = None
+    if viewer.seat in actors:
+        acting_for = viewer.seat
+    elif viewer.host and actors:
+        chosen = request.values.get("as", type=int)
+        acting_for = chosen if chosen in actors else actors[0]
+    return {
+        "table": view,
+        "game": table.game,
+        "viewer": viewer,
+        "acting_for": acting_for,
+        "host_choices": actors if viewer.host and viewer.seat not in actors and len(actors) > 1 else [],
+        "can_undo": service.can_undo(db, table, viewer),
+        "log": list(reversed(service.log(db, table))),
+        "error": error,
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+    }
+
+
+def render_table(table: service.Table, viewer: service.Viewer, error: str | None = None, status: int = 200):
+    context = table_context(table, viewer, error)
+    template = "table_body.html" if request.headers.get("HX-Request") else "table.html"
+    return render_template(template, **context), status
+
+
+@bp.get("/t/<table_id>")
+def table_page(table_id: str):
+    table = existing_table(table_id)
+    return render_table(table, phone.page_viewer(get_db(), table_id))
+
+
+@bp.get("/t/<table_id>/poll")
+def poll(table_id: str):
+    """Every phone asks every couple of seconds: 204 while nothing changed (one indexed
+    lookup, no replay), the fresh table when something did."""
+    db = get_db()
+    version = store.table_version(db, table_id)
+    if version is None:
+        abort(404)
+    if request.args.get("v", type=int) == version:
+        return "", 204
+    return render_table(service.load(db, table_id), phone.page_viewer(db, table_id))
+
+
+def form_action() -> dict[str, Any]:
+    try:
+        action = json.loads(request.form.get("action", ""))
+    except ValueError:
+        action = None
+    if not isinstance(action, dict):
+        raise service.ServiceError(400, "malformed_request", N_("That tap could not be understood. Reload the page."))
+    if request.form.get("seat", "").isdigit():
+        action["seat"] = int(request.form["seat"])
+    return action
+
+
+def expected_version() -> int | None:
+    raw = request.form.get("expected_version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def after_write(table_id: str, write) -> Any:
+    db = get_db()
+    viewer = phone.page_viewer(db, table_id)
+    try:
+        table = write(db, viewer)
+    except service.ServiceError as error:
+        return render_table(existing_table(table_id), viewer, render(error.text), error.status)
+    if not request.headers.get("HX-Request"):
+        return redirect(url_for("pages.table_page", table_id=table_id), 303)
+    return render_table(table, viewer)
+
+
+@bp.post("/t/<table_id>/act")
+def act(table_id: str):
+    existing_table_version(table_id)
+    return after_write(
+        table_id, lambda db, viewer: service.act(db, table_id, viewer, form_action(), expected_version())
+    )
+
+
+@bp.post("/t/<table_id>/undo")
+def undo(table_id: str):
+    existing_table_version(table_id)
+    return after_write(table_id, lambda db, viewer: service.undo(db, table_id, viewer, expected_version()))
+
+
+def existing_table_version(table_id: str) -> int:
+    version = store.table_version(get_db(), table_id)
+    if version is None:
+        abort(404)
+    return version

@@ -1,0 +1,58 @@
+"""What a phone's signed session cookie holds: its tokens per table, and a CSRF token.
+
+A join link puts the seat token here and redirects, so tokens do not linger in URLs,
+browser history or Referer headers. Tokens are checked against their hashes on every
+request, so a cookie for a seat that no longer exists grants nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from flask import abort, request, session
+
+from .. import store
+from ..service import Viewer
+
+MAX_TABLES_REMEMBERED = 20
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+def remember(table_id: str, role: str, token: str) -> None:
+    tables = dict(session.get("tables", {}))
+    entry = dict(tables.pop(table_id, {}))
+    entry[role] = token
+    tables[table_id] = entry
+    while len(tables) > MAX_TABLES_REMEMBERED:
+        tables.pop(next(iter(tables)))
+    session["tables"] = tables
+    session.permanent = True
+
+
+def host_token(table_id: str) -> str | None:
+    return session.get("tables", {}).get(table_id, {}).get("host")
+
+
+def page_viewer(db, table_id: str) -> Viewer:
+    entry = session.get("tables", {}).get(table_id, {})
+    host = "host" in entry and store.is_host_token(db, table_id, entry["host"])
+    seat = store.seat_for_token(db, table_id, entry["seat"]) if "seat" in entry else None
+    return Viewer(seat=seat, host=host)
+
+
+def csrf_token() -> str:
+    if CSRF_FIELD not in session:
+        session[CSRF_FIELD] = secrets.token_urlsafe(24)
+    return session[CSRF_FIELD]
+
+
+def check_csrf() -> None:
+    """Every state-changing form request carries the session's CSRF token."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD, "")
+    expected = session.get(CSRF_FIELD)
+    if not expected or not hmac.compare_digest(sent, expected):
+        abort(400, description="csrf")

@@ -1,0 +1,95 @@
+// The little the pages need beyond htmx: composing a roll by tapping faces, keeping the
+// chosen entry mode, and not polling while the phone's screen is off. No inline scripts.
+(function () {
+  "use strict";
+
+  function faceValue(face) {
+    return face === "worm" ? "worm" : parseInt(face, 10);
+  }
+
+  function setUpComposer(form) {
+    const composed = form.querySelector(".composed");
+    const enter = form.querySelector("[data-enter-roll]");
+    if (!composed || !enter || form.dataset.ready) return;
+    form.dataset.ready = "1";
+    const diceLeft = parseInt(composed.dataset.diceLeft, 10);
+    const roll = [];
+
+    function show() {
+      composed.replaceChildren();
+      roll.forEach(function (face, index) {
+        const source = form.querySelector('.face-choice[data-face="' + face + '"] .die');
+        const die = source.cloneNode(true);
+        const remove = document.createElement("button");
+        remove.type = "button";
+        remove.className = "composed-die";
+        remove.title = "×";
+        remove.appendChild(die);
+        remove.addEventListener("click", function () {
+          roll.splice(index, 1);
+          show();
+        });
+        composed.appendChild(remove);
+      });
+      const counter = document.createElement("span");
+      counter.className = "composed-count";
+      counter.textContent = roll.length + " / " + diceLeft;
+      composed.appendChild(counter);
+      enter.disabled = roll.length !== diceLeft;
+      enter.value = JSON.stringify({ type: "roll", dice: roll.map(faceValue) });
+      form.querySelectorAll(".face-choice[data-face]").forEach(function (button) {
+        button.disabled = roll.length >= diceLeft;
+      });
+    }
+
+    form.querySelectorAll(".face-choice[data-face]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        if (roll.length < diceLeft) {
+          roll.push(button.dataset.face);
+          show();
+        }
+      });
+    });
+    form.querySelector("[data-clear]").addEventListener("click", function () {
+      roll.length = 0;
+      show();
+    });
+    show();
+  }
+
+  function setUpModes(root) {
+    root.querySelectorAll("[data-modes]").forEach(function (modes) {
+      const saved = localStorage.getItem("companion.mode");
+      const radio = saved && modes.querySelector('input[value="' + saved + '"]');
+      if (radio) radio.checked = true;
+      modes.querySelectorAll('input[name^="mode-"]').forEach(function (input) {
+        input.addEventListener("change", function () {
+          localStorage.setItem("companion.mode", input.value);
+        });
+      });
+    });
+  }
+
+  function setUp(root) {
+    root.querySelectorAll("form.composer").forEach(setUpComposer);
+    setUpModes(root);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setUp(document);
+  });
+  document.addEventListener("htmx:load", function (event) {
+    setUp(event.detail.elt.parentNode || document);
+  });
+  // Polling while the screen is off wastes the phone's battery and the server's time.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.hidden && event.detail.elt.classList.contains("poller")) {
+      event.preventDefault();
+    }
+  });
+  // A tap while a request is in flight must not be sent twice.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const form = event.detail.elt.closest && event.detail.elt.closest("form");
+    if (form) form.classList.add("sending");
+  });
+})();

@@ -1,0 +1,56 @@
+"""Shared fixtures: an app on a temporary SQLite file, and a real server over HTTP."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+import requests
+from waitress.server import create_server
+
+from companion import create_app
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    return create_app({"DATABASE": str(tmp_path / "companion.sqlite3"), "SECRET_KEY": "test", "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class LiveServer:
+    """The companion on waitress in a thread, on a free loopback port."""
+
+    def __init__(self, app):
+        self.app = app
+        self.server = create_server(app, host="127.0.0.1", port=0, threads=8)
+        self.port = self.server.effective_port
+        self.url = f"http://127.0.0.1:{self.port}"
+        app.config["PUBLIC_URL"] = self.url
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> "LiveServer":
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.close()
+
+    def create(self, players=("Ana", "Bruno", "Caio"), game="pickomino", options=None) -> dict:
+        response = requests.post(
+            self.url + "/api/tables", json={"game": game, "players": list(players), "options": options or {}}
+        )
+        response.raise_for_status()
+        return response.json()
+
+
+@pytest.fixture
+def live_server(app):
+    server = LiveServer(app).start()
+    yield server
+    server.stop()

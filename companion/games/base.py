@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import MalformedAction, RuleError
 from .text import N_, Text
@@ -13,22 +13,30 @@ from .text import N_, Text
 
 @dataclass(frozen=True)
 class Option:
-    """A table option: its name in the API, its type, default and one-line help."""
+    """A table option: its name in the API, its default and one-line help.
+
+    Boolean options are checked here; any other kind brings its own `validate`, which
+    returns the effective value or raises RuleError (MalformedAction for a wrong type).
+    """
 
     name: str
     default: Any
     label: Text
     help: Text
+    validate: Callable[[Any], Any] | None = None
+
+    @property
+    def is_flag(self) -> bool:
+        return isinstance(self.default, bool)
 
     def check(self, value: Any) -> Any:
-        if isinstance(self.default, bool):
+        if self.validate is not None:
+            return self.validate(value)
+        if self.is_flag:
             if not isinstance(value, bool):
-                raise RuleError(
-                    "invalid_option",
-                    N_("The option %(option)s must be true or false.", option=self.name),
-                )
+                raise MalformedAction(N_("The option %(option)s must be true or false.", option=self.name))
             return value
-        raise NotImplementedError(self.name)  # games with richer options override check
+        raise TypeError(f"option {self.name} needs a validate function")
 
 
 class Game:

@@ -78,7 +78,7 @@ def create_table():
     options = {}
     if game is not None:
         for option in game.options:
-            if isinstance(option.default, bool):
+            if option.is_flag:
                 options[option.name] = request.form.get(f"{slug}.{option.name}") == "on"
     try:
         created = service.create_table(get_db(), slug, names, options)

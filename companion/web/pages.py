@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
 from .. import service, store
@@ -27,7 +28,7 @@ def csrf_protect() -> None:
 
 @bp.app_context_processor
 def template_helpers() -> dict[str, Any]:
-    return {"csrf_token": phone.csrf_token, "render": render, "games": GAMES}
+    return {"csrf_token": phone.csrf_token, "render": render, "games": GAMES, "locale": str(get_locale())}
 
 
 @bp.app_errorhandler(HTTPException)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from flask_babel import get_translations
 
 from .games.text import Text
 
@@ -12,7 +12,10 @@ from .games.text import Text
 def render(text: Text | str | None) -> str | None:
     if text is None or isinstance(text, str):
         return text
-    return text.render(gettext, lambda singular, plural, n: ngettext(singular, plural, n))
+    # The catalogue's own lookups: Flask-Babel's ngettext would already %-format the
+    # template with `num` alone and fail on the sentence's other parameters.
+    translations = get_translations()
+    return text.render(translations.gettext, translations.ngettext)
 
 
 def render_all(value: Any) -> Any:

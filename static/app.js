@@ -93,3 +93,21 @@
     if (form) form.classList.add("sending");
   });
 })();
+
+// The start form shows only the chosen game's options (all of them without JavaScript).
+(function () {
+  "use strict";
+  function showOptionsOf(select) {
+    document.querySelectorAll("fieldset.options[data-game]").forEach(function (fieldset) {
+      const chosen = fieldset.dataset.game === select.value;
+      fieldset.hidden = !chosen;
+      fieldset.disabled = !chosen;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    const select = document.getElementById("game-choice");
+    if (!select) return;
+    select.addEventListener("change", function () { showOptionsOf(select); });
+    showOptionsOf(select);
+  });
+})();

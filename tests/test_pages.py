@@ -1,0 +1,217 @@
+"""The htmx pages: starting a table, joining by QR link, CSRF, stale pages, the host."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from companion.db import connect
+
+
+def csrf_of(client) -> str:
+    page = client.get("/").text
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+def start_table(client, names=("Ana", "Bruno", "Caio"), **options) -> str:
+    form = {"csrf_token": csrf_of(client), "game": "pickomino", "player": list(names)}
+    form.update({f"pickomino.{name}": "on" for name, on in options.items() if on})
+    response = client.post("/tables", data=form)
+    assert response.status_code == 303, response.text
+    return response.headers["Location"].split("/")[2]
+
+
+def join_links(client, table_id: str) -> list[str]:
+    page = client.get(f"/t/{table_id}/join").text
+    return [link.split("/j/")[1] for link in re.findall(r'class="join-link" href="([^"]+)"', page)]
+
+
+def tap(client, table_id: str, action: dict, version: int, **extra):
+    data = {"csrf_token": csrf_of(client), "action": json.dumps(action), "expected_version": str(version), **extra}
+    return client.post(f"/t/{table_id}/act", data=data, headers={"HX-Request": "true"})
+
+
+def alert(page: str) -> str | None:
+    found = re.search(r'role="alert">([^<]+)<', page)
+    return html.unescape(found.group(1).strip()) if found else None
+
+
+def table_count(app) -> int:
+    return connect(app.config["DATABASE"]).execute("SELECT count(*) FROM game_tables").fetchone()[0]
+
+
+def test_home_lists_the_form_and_the_tables_in_progress(client):
+    table_id = start_table(client)
+    page = client.get("/").text
+    assert "Start a table" in page
+    assert table_id in page and "Ana, Bruno, Caio" in page and "in progress" in page
+
+
+@pytest.mark.parametrize(
+    "names, sentence",
+    [
+        (["Ana"], "Pickomino is played by 2 to 7 players, not 1."),
+        ([f"P{i}" for i in range(8)], "Pickomino is played by 2 to 7 players, not 8."),
+        (["Ana", "ana"], "Two players are called ana: give them different names."),
+        (["Ana", "B" * 25], "A name can have at most 24 characters."),
+    ],
+)
+def test_start_form_refuses_bad_players_with_a_sentence_and_creates_nothing(app, client, names, sentence):
+    response = client.post("/tables", data={"csrf_token": csrf_of(client), "game": "pickomino", "player": names})
+    assert response.status_code == 422
+    assert alert(response.text) == sentence
+    assert table_count(app) == 0
+
+
+def test_start_form_keeps_the_options_chosen(client):
+    table_id = start_table(client, alternative_return=True)
+    state = client.get(f"/api/tables/{table_id}").get_json()
+    assert state["options"] == {"alternative_return": True, "flip_when_empty": False}
+
+
+def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(app, client):
+    response = client.post("/tables", data={"game": "pickomino", "player": ["Ana", "Bruno"]})
+    assert response.status_code == 400
+    assert "out of date" in response.text
+    assert table_count(app) == 0
+
+
+def test_the_join_link_sets_the_seat_cookie_and_redirects_to_the_table(app, client):
+    table_id = start_table(client)
+    token = join_links(client, table_id)[1]
+    phone = app.test_client()
+    response = phone.get(f"/j/{token}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/t/{table_id}"
+    assert "You are Bruno" in phone.get(f"/t/{table_id}").text
+
+
+def test_an_unknown_join_link_says_so(client):
+    response = client.get("/j/not-a-token")
+    assert response.status_code == 404
+    assert "This join link is not valid" in response.text
+
+
+def test_only_the_host_phone_sees_the_join_codes(app, client):
+    table_id = start_table(client)
+    page = client.get(f"/t/{table_id}/join").text
+    assert page.count("<svg") >= 3 and "Bruno" in page
+    other = app.test_client()
+    response = other.get(f"/t/{table_id}/join")
+    assert response.status_code == 403
+    assert "/j/" not in response.text
+
+
+def test_the_join_codes_point_at_the_lan_address_not_localhost(client):
+    table_id = start_table(client)
+    page = client.get(f"/t/{table_id}/join").text
+    links = re.findall(r'class="join-link" href="([^"]+)"', page)
+    assert links and not any("localhost" in link for link in links)
+
+
+def test_a_watcher_sees_the_table_but_no_controls(app, client):
+    table_id = start_table(client)
+    page = app.test_client().get(f"/t/{table_id}").text
+    assert "You are watching" in page
+    assert 'id="controls"' not in page
+
+
+def test_the_player_whose_turn_it_is_enters_a_roll_and_keeps_a_face(app, client):
+    table_id = start_table(client)
+    ana = app.test_client()
+    ana.get(f"/j/{join_links(client, table_id)[0]}")
+    response = tap(ana, table_id, {"type": "roll", "dice": ["worm", "worm", 3, 3, 3, 1, 2, 4]}, 0)
+    assert response.status_code == 200 and alert(response.text) is None
+    response = tap(ana, table_id, {"type": "keep", "face": 3}, 1)
+    assert response.status_code == 200
+    turn = ana.get(f"/api/tables/{table_id}").get_json()["state"]["turn"]
+    assert turn["kept"] == [{"face": 3, "count": 3}] and turn["dice_left"] == 5
+
+
+def test_a_refused_tap_shows_the_rule_next_to_the_controls_and_changes_nothing(app, client):
+    table_id = start_table(client)
+    ana = app.test_client()
+    ana.get(f"/j/{join_links(client, table_id)[0]}")
+    tap(ana, table_id, {"type": "set_aside", "face": 4, "count": 2}, 0)
+    response = tap(ana, table_id, {"type": "set_aside", "face": 4, "count": 1}, 1)
+    assert response.status_code == 422
+    assert alert(response.text) == "You already set aside 4s this turn."
+    assert response.text.index('role="alert"') > response.text.index('id="controls"')
+    assert ana.get(f"/api/tables/{table_id}").get_json()["version"] == 1
+
+
+def test_a_stale_page_is_refused_with_a_sentence(app, client):
+    table_id = start_table(client)
+    ana = app.test_client()
+    ana.get(f"/j/{join_links(client, table_id)[0]}")
+    tap(ana, table_id, {"type": "set_aside", "face": 4, "count": 2}, 0)
+    response = tap(ana, table_id, {"type": "set_aside", "face": 3, "count": 1}, 0)
+    assert response.status_code == 409
+    assert "has moved on" in alert(response.text)
+    assert ana.get(f"/api/tables/{table_id}").get_json()["version"] == 1
+
+
+def test_a_player_cannot_act_out_of_turn_from_their_page(app, client):
+    table_id = start_table(client)
+    bruno = app.test_client()
+    bruno.get(f"/j/{join_links(client, table_id)[1]}")
+    response = tap(bruno, table_id, {"type": "set_aside", "face": 4, "count": 2}, 0)
+    assert response.status_code == 403
+    assert alert(response.text) == "It is Ana's turn, not yours."
+
+
+def test_the_host_enters_for_the_player_whose_turn_it_is(client):
+    table_id = start_table(client)
+    page = client.get(f"/t/{table_id}").text
+    assert "Entering for Ana" in page
+    response = tap(client, table_id, {"type": "set_aside", "face": "worm", "count": 2}, 0, seat="0")
+    assert response.status_code == 200
+    log = client.get(f"/api/tables/{table_id}/log").get_json()["events"]
+    assert log[0]["seat"] == 0
+
+
+def test_a_garbled_tap_is_refused(app, client):
+    table_id = start_table(client)
+    data = {"csrf_token": csrf_of(client), "action": "{not json", "expected_version": "0"}
+    response = client.post(f"/t/{table_id}/act", data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 400
+    assert "could not be understood" in alert(response.text)
+
+
+def test_without_htmx_a_tap_redirects_back_to_the_table(client):
+    table_id = start_table(client)
+    data = {"csrf_token": csrf_of(client), "action": json.dumps({"type": "set_aside", "face": 2, "count": 1})}
+    response = client.post(f"/t/{table_id}/act", data=data)
+    assert response.status_code == 303 and response.headers["Location"] == f"/t/{table_id}"
+
+
+def test_undo_from_the_page_marks_the_log(client):
+    table_id = start_table(client)
+    tap(client, table_id, {"type": "set_aside", "face": 2, "count": 1}, 0)
+    response = client.post(
+        f"/t/{table_id}/undo",
+        data={"csrf_token": csrf_of(client), "expected_version": "1"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert "(undone)" in response.text
+    assert client.get(f"/api/tables/{table_id}").get_json()["version"] == 2
+
+
+def test_the_poll_answers_204_while_nothing_changed(client):
+    table_id = start_table(client)
+    assert client.get(f"/t/{table_id}/poll?v=0").status_code == 204
+    tap(client, table_id, {"type": "set_aside", "face": 2, "count": 1}, 0)
+    response = client.get(f"/t/{table_id}/poll?v=0", headers={"HX-Request": "true"})
+    assert response.status_code == 200 and 'id="table"' in response.text
+    assert "<html" not in response.text
+
+
+def test_unknown_tables_get_a_clear_page(client):
+    for path in ("/t/NOPE42", "/t/NOPE42/join", "/t/NOPE42/poll?v=0"):
+        response = client.get(path)
+        assert response.status_code == 404
+        assert "Traceback" not in response.text

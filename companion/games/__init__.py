@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import Game
+from .barbecue import Barbecue
 from .pickomino import Pickomino
 
-GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(),)}
+GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(), Barbecue())}

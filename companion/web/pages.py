@@ -81,12 +81,28 @@ def create_table():
         for option in game.options:
             if option.is_flag:
                 options[option.name] = request.form.get(f"{slug}.{option.name}") == "on"
+            else:
+                entries = form_option_map(f"{slug}.{option.name}.")
+                if entries:
+                    options[option.name] = entries
     try:
         created = service.create_table(get_db(), slug, names, options)
     except service.ServiceError as error:
         return render_home(render(error.text), request.form, error.status)
     phone.remember(created.table.id, "host", created.host_token)
     return redirect(url_for("pages.join_screen", table_id=created.table.id), 303)
+
+
+def form_option_map(prefix: str) -> dict[str, Any]:
+    """A non-checkbox option from the start form: fields named <slug>.<option>.<key> make
+    the map {key: value}; whole numbers arrive as ints, so the game's own validation sees
+    the same types as from the JSON API."""
+    entries: dict[str, Any] = {}
+    for field, value in request.form.items():
+        if field.startswith(prefix):
+            text = value.strip()
+            entries[field[len(prefix):]] = int(text) if text.isdecimal() else text
+    return entries
 
 
 # --- joining -----------------------------------------------------------------------------

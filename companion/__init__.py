@@ -16,6 +16,14 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MAX_REQUEST_BYTES = 64 * 1024
 
 
+def instance_folder() -> Path:
+    return Path(os.environ.get("COMPANION_INSTANCE", PROJECT_ROOT / "instance"))
+
+
+def default_database() -> Path:
+    return instance_folder() / "companion.sqlite3"
+
+
 def _secret_key(instance: Path) -> str:
     """A key kept in the instance folder, so signed cookies survive restarts."""
     path = instance / "secret_key"
@@ -42,7 +50,7 @@ def _security_headers(response):
 
 
 def create_app(config: dict | None = None) -> Flask:
-    instance = Path(os.environ.get("COMPANION_INSTANCE", PROJECT_ROOT / "instance"))
+    instance = instance_folder()
     app = Flask(
         __name__,
         instance_path=str(instance),
@@ -51,7 +59,7 @@ def create_app(config: dict | None = None) -> Flask:
     )
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(
-        DATABASE=os.environ.get("COMPANION_DATABASE", str(instance / "companion.sqlite3")),
+        DATABASE=os.environ.get("COMPANION_DATABASE", str(default_database())),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
         MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
         SESSION_COOKIE_HTTPONLY=True,

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
+from pathlib import Path
 
 import qrcode
 
-from . import create_app
+from . import create_app, default_database
 from .web.links import public_base
 
 
@@ -33,6 +35,34 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def backup(args: argparse.Namespace) -> int:
+    """A consistent copy of the live database (SQLite's online backup), safe while serving."""
+    source_path = os.environ.get("COMPANION_DATABASE") or str(default_database())
+    if not Path(source_path).exists():
+        print(f"No database at {source_path}.", file=sys.stderr)
+        return 1
+    target = Path(args.path)
+    if target.exists() and not args.force:
+        print(f"{target} exists already; add --force to replace it.", file=sys.stderr)
+        return 1
+    partial = target.with_name(target.name + ".partial")
+    source = sqlite3.connect(source_path, timeout=30)
+    copy = sqlite3.connect(partial)
+    try:
+        source.backup(copy)
+        ok = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        copy.close()
+        source.close()
+    if not ok:
+        partial.unlink()
+        print("The copy failed SQLite's integrity check; nothing was written.", file=sys.stderr)
+        return 1
+    partial.replace(target)
+    print(f"Backed up {source_path} to {target}.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion", description="A scoring companion for board and dice games.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -42,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--public-url", help="base of the join links in QR codes, e.g. http://192.168.1.20:5000")
     run.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
     run.set_defaults(handler=serve)
+    save = commands.add_parser("backup", help="copy the live database consistently to PATH")
+    save.add_argument("path", help="where to write the copy")
+    save.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    save.set_defaults(handler=backup)
     args = parser.parse_args(argv)
     return args.handler(args)
 

@@ -1,0 +1,62 @@
+"""`companion serve` and `companion backup`, run as users run them."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from companion.cli import main
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_serve_prints_the_phone_address_and_serves_on_a_production_server(tmp_path: Path):
+    port = free_port()
+    env = {**os.environ, "COMPANION_DATABASE": str(tmp_path / "db.sqlite3"), "COMPANION_INSTANCE": str(tmp_path)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        first_line = process.stdout.readline()
+        assert "Phones on the same network open: http://" in first_line
+        assert "localhost" not in first_line and f":{port}" in first_line
+        for _attempt in range(100):
+            try:
+                response = requests.get(f"http://127.0.0.1:{port}/", timeout=2)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        assert response.status_code == 200
+        assert response.headers["Server"] == "companion"  # waitress, not Flask's development server
+        assert (tmp_path / "db.sqlite3").exists()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_backup_copies_the_live_database_consistently(app, tmp_path: Path, monkeypatch, capsys):
+    client = app.test_client()
+    created = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    headers = {"Authorization": f"Bearer {created['host_token']}"}
+    client.post(f"/api/tables/{created['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 3}, headers=headers)
+    monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
+    target = tmp_path / "copy.sqlite3"
+    assert main(["backup", str(target)]) == 0
+    copy = sqlite3.connect(target)
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert copy.execute("SELECT id FROM game_tables").fetchall() == [(created["id"],)]
+    assert copy.execute("SELECT count(*) FROM events").fetchone()[0] == 1
+    assert main(["backup", str(target)]) == 1  # never overwrites without --force
+    assert "exists already" in capsys.readouterr().err

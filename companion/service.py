@@ -129,6 +129,9 @@ def game_for(slug: Any) -> Game:
 def create_table(db, slug: Any, players: Any, options: Any) -> Created:
     game = game_for(slug)
     names = check_names(game, players)
+    if options is not None and not isinstance(options, dict):
+        # Checked here, not only in the engine: an empty list or "" would pass for "no options".
+        raise ServiceError(400, "malformed_request", N_("Options must be a JSON object."))
     try:
         effective = game.effective_options(options)
         deal = game.deal(names, effective, random.SystemRandom())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from .errors import MalformedAction, RuleError
 from .text import N_, Text
@@ -123,6 +123,21 @@ class Game:
     def seat_of_move(self, state: dict[str, Any]) -> int | None:
         """The seat the host acts for when an action names no seat."""
         return self.current_seat(state)
+
+    def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
+        """The seat the host acts for when `action` names none: by default whose move it
+        is. Games without turns (Lobo) answer per action, or None: the host must name one."""
+        return self.seat_of_move(state)
+
+    def redact_action(self, state: dict[str, Any], seat: int, action: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """`action` by `seat` as the log shows it to `viewer` (a seat or None): games with
+        secrets in their actions (Lobo's recorded colours) hide them here."""
+        return action
+
+    def action_from_form(self, action: dict[str, Any], form: Mapping[str, str]) -> dict[str, Any]:
+        """The action a page's form sends: the tapped button's JSON, completed from the
+        form's other fields (typed numbers, ticked boxes) by games that need them."""
+        return action
 
     def actors(self, state: dict[str, Any]) -> list[int]:
         """The seats that may act now (several at once in simultaneous games)."""

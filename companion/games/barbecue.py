@@ -68,6 +68,7 @@ class Barbecue(Game):
     min_players = 2
     max_players = len(PLATE_COLOURS)
     dice = DICE
+    spot_worms_range = SPOT_WORMS_RANGE  # the choices the start form offers per spot
     options = (
         Option(
             "spot_worms",

@@ -49,6 +49,12 @@ def http_error(exc: HTTPException):
     return render_template("error.html", message=render(message), status=exc.code), exc.code
 
 
+@bp.get("/healthz")
+def health():
+    """A bare endpoint for monitoring (and the load benchmark's baseline): no database."""
+    return "", 204
+
+
 # --- home: start a table, resume one ---------------------------------------------------
 @bp.get("/")
 def home():

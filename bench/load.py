@@ -1,0 +1,239 @@
+"""Load benchmark: tables of phones polling while players act, against a real server.
+
+Starts the companion as users run it (`companion serve`, on a fresh SQLite file), then
+simulates TABLES tables of PHONES phones each. Every phone joins its seat with its QR link
+(a cookie), polls its table every POLL seconds like the pages do, and one player per table
+acts every ACT seconds through the JSON API. Reports requests per second, p50/p95/p99
+latency for polls and actions, errors, and the ratio of the poll path to a bare endpoint
+of the same server (/healthz) measured in the same run.
+
+    .venv/bin/python bench/load.py --tables 100 --phones 5 --seconds 60
+
+A benchmark, not a test: the figures depend on the machine and what else it is doing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection: small, so thousands of phones fit in one process."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader = self.writer = None
+        self.cookie = ""
+
+    async def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        payload = json.dumps(body).encode() if body is not None else b""
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", f"Content-Length: {len(payload)}"]
+        if body is not None:
+            lines.append("Content-Type: application/json")
+        if self.cookie:
+            lines.append(f"Cookie: {self.cookie}")
+        for name, value in (headers or {}).items():
+            lines.append(f"{name}: {value}")
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
+        await self.writer.drain()
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("server closed the connection")
+        status = int(status_line.split()[1])
+        length, close = 0, False
+        while True:
+            line = (await self.reader.readline()).decode("latin-1").strip()
+            if not line:
+                break
+            name, _, value = line.partition(":")
+            name = name.lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "set-cookie":
+                self.cookie = value.strip().split(";", 1)[0]
+            elif name == "connection" and value.strip().lower() == "close":
+                close = True
+        data = await self.reader.readexactly(length) if length else b""
+        if close:
+            self.writer.close()
+            self.reader = self.writer = None
+        return status, data
+
+
+class Recorder:
+    def __init__(self):
+        self.latencies: dict[str, list[float]] = {"poll": [], "action": [], "bare": []}
+        self.errors: dict[str, int] = {}
+        self.count = 0
+
+    async def timed(self, kind: str, call, expect: tuple[int, ...]):
+        start = time.perf_counter()
+        try:
+            status, data = await call
+        except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
+            self.errors[f"{kind}: {type(error).__name__}"] = self.errors.get(f"{kind}: {type(error).__name__}", 0) + 1
+            return None, None
+        self.latencies[kind].append((time.perf_counter() - start) * 1000)
+        self.count += 1
+        if status not in expect:
+            key = f"{kind}: HTTP {status}"
+            self.errors[key] = self.errors.get(key, 0) + 1
+        return status, data
+
+
+def next_action(state: dict) -> dict:
+    """A legal quick-entry turn: worms first, then one other face, then stop."""
+    turn = state["state"]["turn"]
+    kept = [group["face"] for group in turn["kept"]]
+    if not kept:
+        return {"type": "set_aside", "face": "worm", "count": random.randint(1, 4)}
+    if len(kept) == 1 and turn["dice_left"] > 0:
+        face = random.choice([face for face in (1, 2, 3, 4, 5) if face not in kept])
+        return {"type": "set_aside", "face": face, "count": random.randint(1, min(3, turn["dice_left"]))}
+    return {"type": "stop"}
+
+
+async def run_table(host, port, args, recorder: Recorder, deadline: float):
+    setup = Connection(host, port)
+    _, data = await setup.request("POST", "/api/tables", {"game": "pickomino", "players": [f"P{i}" for i in range(args.phones)]})
+    created = json.loads(data)
+    table_id, host_token = created["id"], created["host_token"]
+    version = 0
+    phones = []
+    for seat in created["seats"]:
+        phone = Connection(host, port)
+        await phone.request("GET", "/j/" + seat["join_url"].rsplit("/j/", 1)[1])
+        phones.append(phone)
+
+    async def poll(phone: Connection):
+        seen = 0
+        await asyncio.sleep(random.uniform(0, args.poll))
+        while time.monotonic() < deadline:
+            status, _ = await recorder.timed("poll", phone.request("GET", f"/t/{table_id}/poll?v={seen}", headers={"HX-Request": "true"}), (200, 204))
+            if status == 200:
+                seen = current_version[0]
+            await asyncio.sleep(args.poll)
+
+    async def act():
+        nonlocal table_id, host_token
+        actor = Connection(host, port)
+        _, data = await actor.request("GET", f"/api/tables/{table_id}")
+        state = json.loads(data)
+        await asyncio.sleep(random.uniform(0, args.act))
+        while time.monotonic() < deadline:
+            action = next_action(state)
+            status, data = await recorder.timed(
+                "action",
+                actor.request("POST", f"/api/tables/{table_id}/actions", action, {"Authorization": f"Bearer {host_token}"}),
+                (200,),
+            )
+            if status == 200:
+                state = json.loads(data)
+                current_version[0] = state["version"]
+                if state["status"] == "finished":
+                    _, data = await actor.request("POST", f"/api/tables/{table_id}/undo", {}, {"Authorization": f"Bearer {host_token}"})
+                    state = json.loads(data)
+                    current_version[0] = state["version"]
+            await asyncio.sleep(args.act * random.uniform(0.5, 1.5))
+
+    current_version = [version]
+    await asyncio.gather(act(), *(poll(phone) for phone in phones))
+
+
+async def bare(host, port, args, recorder: Recorder, deadline: float):
+    """The baseline: the same server's bare endpoint, at the same rate as one phone polls."""
+    connection = Connection(host, port)
+    while time.monotonic() < deadline:
+        await recorder.timed("bare", connection.request("GET", "/healthz"), (204,))
+        await asyncio.sleep(args.poll / 10)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def start_server(port: int, database: str) -> subprocess.Popen:
+    env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_INSTANCE": str(Path(database).parent)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise SystemExit("the companion did not start")
+
+
+async def main_async(args) -> dict:
+    recorder = Recorder()
+    deadline = time.monotonic() + args.seconds
+    started = time.monotonic()
+    await asyncio.gather(
+        *(run_table("127.0.0.1", args.port, args, recorder, deadline) for _ in range(args.tables)),
+        bare("127.0.0.1", args.port, args, recorder, deadline),
+    )
+    elapsed = time.monotonic() - started
+    figures = {"requests": recorder.count, "seconds": round(elapsed, 1), "requests_per_second": round(recorder.count / elapsed, 1)}
+    for kind, values in recorder.latencies.items():
+        figures[kind] = {
+            "count": len(values),
+            "p50_ms": round(percentile(values, 50), 2),
+            "p95_ms": round(percentile(values, 95), 2),
+            "p99_ms": round(percentile(values, 99), 2),
+        }
+    poll, bare_ = recorder.latencies["poll"], recorder.latencies["bare"]
+    if poll and bare_:
+        figures["poll_to_bare_ratio_p50"] = round(statistics.median(poll) / statistics.median(bare_), 2)
+    figures["errors"] = recorder.errors
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--phones", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--poll", type=float, default=2.0, help="seconds between two polls of one phone")
+    parser.add_argument("--act", type=float, default=4.0, help="mean seconds between two actions at one table")
+    parser.add_argument("--port", type=int, default=0, help="0: start a companion on a free port")
+    args = parser.parse_args()
+    server = None
+    if args.port == 0:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            args.port = probe.getsockname()[1]
+        folder = tempfile.mkdtemp(prefix="companion-bench-")
+        server = start_server(args.port, os.path.join(folder, "bench.sqlite3"))
+    try:
+        figures = asyncio.run(main_async(args))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,17 @@
+"""Fixtures for the JSON API tests."""
+
+from __future__ import annotations
+
+import pytest
+from api_client import Api, Table
+
+
+@pytest.fixture
+def api(client) -> Api:
+    return Api(client)
+
+
+@pytest.fixture
+def table(api) -> Table:
+    """A fresh Pickomino table: Ana (seat 0, to move), Bruno, Caio."""
+    return api.create()

@@ -1,0 +1,294 @@
+"""API.md "POST /api/tables/<id>/actions": what is accepted, and every refused entry with
+its status and body, leaving the table unchanged."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from api_client import FULL_ROLL, assert_error
+
+ANA, BRUNO, CAIO = 0, 1, 2
+HOST = "host"
+
+
+def roll(*dice):
+    return {"type": "roll", "dice": list(dice)}
+
+
+def keep(face):
+    return {"type": "keep", "face": face}
+
+
+def set_aside(face, count):
+    return {"type": "set_aside", "face": face, "count": count}
+
+
+STOP = {"type": "stop"}
+BUST = {"type": "bust"}
+
+
+def token(table, who):
+    return table.host if who == HOST else table.seat(who)
+
+
+def play(api, table, moves):
+    for who, action in moves:
+        api.accept(table, token(table, who), action)
+
+
+# Each case: the moves that lead there (all accepted), then who sends which refused action.
+REFUSED_ENTRIES = [
+    # RULES §1 step 1: a roll has as many dice as are left, with faces these dice have.
+    pytest.param([], ANA, roll(1, 2, 3), 422, "wrong_dice_count", id="rule_1_roll_with_too_few_dice"),
+    pytest.param([], ANA, roll(*FULL_ROLL, 1), 422, "wrong_dice_count", id="rule_1_roll_with_too_many_dice"),
+    pytest.param(
+        [(ANA, roll(*FULL_ROLL)), (ANA, keep("worm"))],
+        ANA, roll(*FULL_ROLL), 422, "wrong_dice_count",
+        id="rule_1_roll_counts_only_the_dice_left",
+    ),
+    pytest.param([], ANA, roll(6, 1, 2, 3, 4, 5, 5, 5), 422, "invalid_face", id="rule_1_roll_with_a_face_pickomino_dice_lack"),
+    pytest.param([], ANA, roll("1", 2, 3, 4, 5, 5, 5, 5), 400, "malformed_action", id="rule_1_roll_face_as_text"),
+    pytest.param([], ANA, roll(2.5, 2, 3, 4, 5, 5, 5, 5), 400, "malformed_action", id="rule_1_roll_face_not_whole"),
+    pytest.param([], ANA, {"type": "roll", "dice": "12345555"}, 400, "malformed_action", id="rule_1_roll_dice_not_a_list"),
+    pytest.param([(ANA, roll(*FULL_ROLL))], ANA, roll(*FULL_ROLL), 422, "keep_first", id="rule_1_roll_again_before_keeping"),
+    # RULES §1 step 2: keep all dice of one face from the roll, a face not set aside before.
+    pytest.param([], ANA, keep(5), 422, "no_roll", id="rule_1_keep_without_a_roll"),
+    pytest.param(
+        [(ANA, roll(1, 1, 1, 2, 2, 2, 3, 3))], ANA, keep("worm"), 422, "face_not_in_roll", id="rule_1_keep_a_face_not_in_the_roll"
+    ),
+    pytest.param(
+        [(ANA, roll(*FULL_ROLL)), (ANA, keep("worm")), (ANA, roll("worm", 1, 1, 2, 2))],
+        ANA, keep("worm"), 422, "face_already_kept",
+        id="rule_1_keep_a_face_already_set_aside",
+    ),
+    pytest.param([(ANA, roll(*FULL_ROLL))], ANA, keep(6), 422, "invalid_face", id="rule_1_keep_a_face_pickomino_dice_lack"),
+    pytest.param([(ANA, roll(*FULL_ROLL))], ANA, keep("five"), 400, "malformed_action", id="rule_1_keep_a_face_that_is_no_face"),
+    pytest.param(
+        [(ANA, roll(*FULL_ROLL))], ANA, {"type": "keep"}, 400, "malformed_action", id="rule_1_keep_without_a_face"
+    ),
+    pytest.param(
+        [(ANA, roll(1, 1, 1, 2, 2, "worm", "worm", "worm"))], ANA, BUST, 422, "roll_has_new_face",
+        id="rule_1_bust_while_the_roll_has_a_new_face",
+    ),
+    pytest.param([(ANA, roll(*FULL_ROLL))], ANA, STOP, 422, "keep_first", id="rule_1_stop_before_keeping_from_the_roll"),
+    # RULES §1 quick entry: distinct faces, counts at least 1, at most the dice left.
+    pytest.param(
+        [(ANA, set_aside("worm", 2))], ANA, set_aside("worm", 1), 422, "face_already_kept",
+        id="rule_1_quick_entry_face_already_set_aside",
+    ),
+    pytest.param([], ANA, set_aside(4, 0), 422, "invalid_count", id="rule_1_quick_entry_count_zero"),
+    pytest.param(
+        [(ANA, set_aside("worm", 3))], ANA, set_aside(4, 6), 422, "too_many_dice", id="rule_1_quick_entry_more_dice_than_left"
+    ),
+    pytest.param([], ANA, set_aside(4, "2"), 400, "malformed_action", id="rule_1_quick_entry_count_as_text"),
+    pytest.param([(ANA, roll(*FULL_ROLL))], ANA, set_aside(4, 1), 422, "keep_first", id="rule_1_quick_entry_while_a_roll_waits"),
+    # RULES §2: "take" can only decline a steal for the grill.
+    pytest.param([(ANA, set_aside("worm", 5))], ANA, {"type": "stop", "take": "steal"}, 422, "invalid_take", id="rule_2_take_other_than_grill"),
+    pytest.param([(ANA, set_aside("worm", 5))], ANA, {"type": "stop", "take": 1}, 400, "malformed_action", id="rule_2_take_not_text"),
+    # Who may act: only the seat whose turn it is, or the host.
+    pytest.param([], BRUNO, roll(*FULL_ROLL), 403, "not_your_turn", id="acting_out_of_turn"),
+    pytest.param(
+        [(ANA, set_aside("worm", 8))], ANA, roll(*FULL_ROLL), 403, "not_your_turn", id="acting_again_after_the_turn_passed"
+    ),
+    pytest.param([], BRUNO, {**roll(*FULL_ROLL), "seat": ANA}, 403, "not_your_seat", id="seat_token_acting_for_another_seat"),
+    pytest.param([], ANA, {**roll(*FULL_ROLL), "seat": BRUNO}, 403, "not_your_seat", id="seat_token_naming_another_seat_on_its_turn"),
+    pytest.param([], HOST, {**roll(*FULL_ROLL), "seat": BRUNO}, 403, "not_your_turn", id="host_naming_a_seat_out_of_turn"),
+    pytest.param([], HOST, {**roll(*FULL_ROLL), "seat": 3}, 422, "unknown_seat", id="host_naming_a_seat_that_does_not_exist"),
+    pytest.param([], HOST, {**roll(*FULL_ROLL), "seat": -1}, 422, "unknown_seat", id="host_naming_a_negative_seat"),
+    pytest.param([], HOST, {**roll(*FULL_ROLL), "seat": "0"}, 400, "malformed_request", id="seat_as_text"),
+    pytest.param([], HOST, {**roll(*FULL_ROLL), "seat": False}, 400, "malformed_request", id="seat_as_a_boolean"),
+    # The shape of an action.
+    pytest.param([], ANA, {"type": "pass"}, 422, "unknown_action", id="unknown_action_type"),
+    pytest.param([], ANA, {"dice": FULL_ROLL}, 400, "malformed_action", id="action_without_type"),
+    pytest.param([], ANA, {"type": 1}, 400, "malformed_action", id="action_type_not_text"),
+    # Stale pages.
+    pytest.param([(ANA, roll(*FULL_ROLL))], ANA, {**keep("worm"), "expected_version": 0}, 409, "stale_version", id="stale_expected_version"),
+    pytest.param([], ANA, {**roll(*FULL_ROLL), "expected_version": 1}, 409, "stale_version", id="expected_version_from_the_future"),
+    pytest.param([], ANA, {**roll(*FULL_ROLL), "expected_version": "0"}, 400, "malformed_request", id="expected_version_as_text"),
+    pytest.param([], ANA, {**roll(*FULL_ROLL), "expected_version": 0.5}, 400, "malformed_request", id="expected_version_not_whole"),
+    pytest.param([], ANA, {**roll(*FULL_ROLL), "expected_version": False}, 400, "malformed_request", id="expected_version_as_a_boolean"),
+]
+
+
+@pytest.mark.parametrize("moves, who, action, status, code", REFUSED_ENTRIES)
+def test_refused_entry_answers_its_status_and_changes_nothing(api, table, moves, who, action, status, code):
+    play(api, table, moves)
+
+    with api.changes_nothing(table):
+        response = api.act(table, token(table, who), action)
+
+    assert_error(response, status, code)
+
+
+def test_wrong_number_of_dice_names_how_many_are_left(api, table):
+    response = api.act(table, table.seat(ANA), roll(1, 2, 3))
+
+    assert response.get_json()["error"] == "You have 8 dice left to roll, not 3."
+
+
+def test_out_of_turn_names_whose_turn_it_is(api, table):
+    response = api.act(table, table.seat(BRUNO), roll(*FULL_ROLL))
+
+    assert "Ana" in response.get_json()["error"]
+
+
+# --- tokens ------------------------------------------------------------------------------
+def test_action_without_a_token_is_401(api, table):
+    with api.changes_nothing(table):
+        response = api.act(table, None, roll(*FULL_ROLL))
+
+    assert_error(response, 401, "no_token")
+
+
+def test_action_with_an_unknown_token_is_401(api, table):
+    with api.changes_nothing(table):
+        response = api.act(table, "not-a-token", roll(*FULL_ROLL))
+
+    assert_error(response, 401, "unknown_token")
+
+
+@pytest.mark.parametrize("whose", ["seat", "host"])
+def test_action_with_another_tables_token_is_401(api, table, whose):
+    other = api.create(players=["Ana", "Bruno"])
+    foreign = other.seat(ANA) if whose == "seat" else other.host
+
+    with api.changes_nothing(table), api.changes_nothing(other):
+        response = api.act(table, foreign, roll(*FULL_ROLL))
+
+    assert_error(response, 401, "unknown_token")
+
+
+@pytest.mark.parametrize("header", ["Basic YW5hOmFuYQ==", "Bearer", "Bearer    ", "token"])
+def test_action_with_a_malformed_authorization_header_is_401(api, client, table, header):
+    with api.changes_nothing(table):
+        response = client.post(f"/api/tables/{table.id}/actions", json=roll(*FULL_ROLL), headers={"Authorization": header})
+
+    assert_error(response, 401, "unknown_token")
+
+
+def test_action_at_an_unknown_table_is_404_before_the_token_is_looked_at(api, table):
+    assert_error(api.act("ZZZZZZ", "not-a-token", roll(*FULL_ROLL)), 404, "unknown_table")
+    assert_error(api.act("ZZZZZZ", table.seat(ANA), roll(*FULL_ROLL)), 404, "unknown_table")
+    assert_error(api.post_raw("/api/tables/ZZZZZZ/actions", "{", table.seat(ANA)), 404, "unknown_table")
+
+
+# --- the body ----------------------------------------------------------------------------
+@pytest.mark.parametrize("raw", ["{", '{"type": "roll", "dice": [1, 2', "roll", '["roll"]', '"roll"', "null", ""])
+def test_malformed_json_is_400(api, table, raw):
+    with api.changes_nothing(table):
+        response = api.post_raw(f"/api/tables/{table.id}/actions", raw, table.seat(ANA))
+
+    assert_error(response, 400, "malformed_json")
+
+
+# --- accepted actions ----------------------------------------------------------------------
+def test_accepted_action_answers_the_new_table_state(api, table):
+    state = api.accept(table, table.seat(ANA), roll(*FULL_ROLL))
+
+    assert state == api.state(table)
+    assert state["version"] == 1
+    assert state["state"]["turn"]["roll"] == FULL_ROLL
+
+
+def test_each_accepted_action_moves_the_version_up_by_one(api, table):
+    moves = [roll(*FULL_ROLL), keep("worm"), roll(5, 5, 1, 2, 3), keep(5), STOP]
+
+    versions = [api.accept(table, table.seat(ANA), action)["version"] for action in moves]
+
+    assert versions == [1, 2, 3, 4, 5]
+
+
+def test_rule_2_a_whole_turn_through_the_api_takes_the_tile(api, table):
+    for action in [roll(*FULL_ROLL), keep("worm"), roll(5, 5, 1, 2, 3), keep(5)]:
+        api.accept(table, table.seat(ANA), action)
+
+    state = api.accept(table, table.seat(ANA), STOP)
+
+    assert state["state"]["stacks"] == [[25], [], []]
+    assert 25 not in [tile["value"] for tile in state["state"]["grill"]]
+    assert state["state"]["last_turn"]["outcome"] == "took"
+    assert state["state"]["last_turn"]["tile"] == 25
+    assert state["players"][ANA]["score"] == 2
+    assert state["current_seat"] == BRUNO
+
+
+def test_expected_version_that_matches_is_accepted(api, table):
+    api.accept(table, table.seat(ANA), roll(*FULL_ROLL))
+
+    state = api.accept(table, table.seat(ANA), keep("worm"), expected_version=1)
+
+    assert state["version"] == 2
+
+
+def test_seat_token_may_name_its_own_seat(api, table):
+    state = api.accept(table, table.seat(ANA), roll(*FULL_ROLL), seat=ANA)
+
+    assert state["version"] == 1
+    assert api.log(table)[0]["seat"] == ANA
+
+
+def test_host_without_seat_acts_for_the_seat_whose_move_it_is(api, table):
+    api.accept(table, table.seat(ANA), set_aside("worm", 8))  # Ana's turn ends: Bruno to move
+
+    state = api.accept(table, table.host, roll(*FULL_ROLL))
+
+    assert state["state"]["turn"]["seat"] == BRUNO
+    entry = api.log(table)[-1]
+    assert entry["seat"] == BRUNO
+    assert entry["action"] == roll(*FULL_ROLL)
+
+
+def test_host_naming_the_seat_to_move_acts_for_it(api, table):
+    api.accept(table, table.host, set_aside("worm", 8))
+
+    state = api.accept(table, table.host, roll(*FULL_ROLL), seat=BRUNO)
+
+    assert state["state"]["turn"]["roll"] == FULL_ROLL
+    assert api.log(table)[-1]["seat"] == BRUNO
+
+
+def test_the_log_records_each_action_without_seat_or_expected_version(api, table):
+    api.accept(table, table.seat(ANA), roll(*FULL_ROLL), expected_version=0)
+    api.accept(table, table.host, keep("worm"), seat=ANA)
+
+    events = api.log(table)
+
+    assert [(e["seq"], e["seat"], e["action"], e["undone"]) for e in events] == [
+        (1, ANA, roll(*FULL_ROLL), False),
+        (2, ANA, keep("worm"), False),
+    ]
+    for event in events:
+        assert datetime.fromisoformat(event["at"]).tzinfo is not None
+
+
+def test_log_of_an_unknown_table_is_404(client):
+    assert_error(client.get("/api/tables/ZZZZZZ/log"), 404, "unknown_table")
+
+
+# --- the end of the game -------------------------------------------------------------------
+@pytest.fixture
+def finished_table(api):
+    """Sixteen failed turns with flip_when_empty turn every grill tile face down."""
+    table = api.create(players=["Ana", "Bruno"], options={"flip_when_empty": True})
+    for _ in range(16):
+        api.accept(table, table.host, BUST)
+    return table
+
+
+def test_rule_2_game_finished_shows_status_ranking_and_no_current_seat(api, finished_table):
+    state = api.state(finished_table)
+
+    assert state["status"] == "finished"
+    assert state["version"] == 16
+    assert state["current_seat"] is None
+    assert [(entry["seat"], entry["place"], entry["score"]) for entry in state["ranking"]] == [(0, 1, 0), (1, 1, 0)]
+    assert all(isinstance(entry["tiebreak"], str) for entry in state["ranking"])
+
+
+@pytest.mark.parametrize("who", [HOST, ANA, BRUNO])
+def test_action_after_the_game_is_over_is_422(api, finished_table, who):
+    with api.changes_nothing(finished_table):
+        response = api.act(finished_table, token(finished_table, who), BUST)
+
+    assert_error(response, 422, "game_over")

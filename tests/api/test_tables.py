@@ -1,0 +1,226 @@
+"""API.md "Tables": creating a table, reading it, joining it, and what the database keeps."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+import requests
+
+from companion import service
+from companion.games import base
+
+from api_client import FULL_ROLL, assert_error, bearer
+
+PICKOMINO_OPTIONS = {"alternative_return": False, "flip_when_empty": False}
+
+
+def count_tables(app) -> int:
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return conn.execute("SELECT count(*) FROM game_tables").fetchone()[0]
+
+
+# --- POST /api/tables ---------------------------------------------------------------------
+def test_create_table_answers_201_with_id_host_token_seats_and_table(client):
+    response = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno", "Caio"], "options": {}})
+
+    assert response.status_code == 201
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert isinstance(body["id"], str) and body["id"]
+    assert isinstance(body["host_token"], str) and body["host_token"]
+    assert [(seat["seat"], seat["name"]) for seat in body["seats"]] == [(0, "Ana"), (1, "Bruno"), (2, "Caio")]
+    tokens = [seat["token"] for seat in body["seats"]]
+    assert all(isinstance(token, str) and token for token in tokens)
+    assert len({*tokens, body["host_token"]}) == 4
+    for seat in body["seats"]:
+        assert seat["join_url"].startswith("http")
+        assert seat["join_url"].endswith("/j/" + seat["token"])
+    table = body["table"]
+    assert table["id"] == body["id"]
+    assert table["game"] == "pickomino"
+    assert table["status"] == "playing"
+    assert table["version"] == 0
+    assert table["options"] == PICKOMINO_OPTIONS
+    assert table["players"] == [
+        {"seat": 0, "name": "Ana", "score": 0},
+        {"seat": 1, "name": "Bruno", "score": 0},
+        {"seat": 2, "name": "Caio", "score": 0},
+    ]
+    assert table["current_seat"] == 0  # the first player starts
+    assert table["ranking"] is None
+
+
+def test_create_table_trims_names_and_takes_24_characters(api):
+    longest = "X" * 24
+    table = api.create(players=["  Ana ", f" {longest}  "])
+
+    assert [seat["name"] for seat in table.created["seats"]] == ["Ana", longest]
+
+
+def test_create_table_takes_the_options_given(api):
+    table = api.create(options={"flip_when_empty": True})
+
+    assert api.state(table)["options"] == {"alternative_return": False, "flip_when_empty": True}
+
+
+@pytest.mark.parametrize(
+    "payload, status, code",
+    [
+        pytest.param({"players": ["Ana", "Bruno"]}, 400, "malformed_request", id="game_missing"),
+        pytest.param({"game": 7, "players": ["Ana", "Bruno"]}, 400, "malformed_request", id="game_not_a_string"),
+        pytest.param({"game": "chess", "players": ["Ana", "Bruno"]}, 422, "unknown_game", id="unknown_game"),
+        pytest.param({"game": "pickomino"}, 400, "malformed_request", id="players_missing"),
+        pytest.param({"game": "pickomino", "players": "Ana, Bruno"}, 400, "malformed_request", id="players_not_a_list"),
+        pytest.param({"game": "pickomino", "players": ["Ana", 2]}, 400, "malformed_request", id="name_not_a_string"),
+        pytest.param({"game": "pickomino", "players": ["Ana"]}, 422, "player_count", id="too_few_players"),
+        pytest.param(
+            {"game": "pickomino", "players": [f"P{n}" for n in range(8)]}, 422, "player_count", id="too_many_players"
+        ),
+        pytest.param({"game": "pickomino", "players": ["Ana", ""]}, 422, "name_empty", id="name_empty"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "   "]}, 422, "name_empty", id="name_only_spaces"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "Y" * 25]}, 422, "name_too_long", id="name_too_long"),
+        pytest.param({"game": "pickomino", "players": ["Ana", " ana "]}, 422, "duplicate_name", id="name_duplicated_ignoring_case"),
+        pytest.param(
+            {"game": "pickomino", "players": ["Ana", "Bruno"], "options": {"turbo": True}}, 422, "unknown_option", id="unknown_option"
+        ),
+        pytest.param(
+            {"game": "pickomino", "players": ["Ana", "Bruno"], "options": {"flip_when_empty": "yes"}},
+            400,
+            "malformed_action",
+            id="option_of_the_wrong_type",
+        ),
+        pytest.param(
+            {"game": "pickomino", "players": ["Ana", "Bruno"], "options": ["flip_when_empty"]},
+            400,
+            "malformed_request",
+            id="options_not_an_object",
+        ),
+        pytest.param(
+            {"game": "pickomino", "players": ["Ana", "Bruno"], "options": []}, 400, "malformed_request", id="options_an_empty_list"
+        ),
+    ],
+)
+def test_create_table_refuses_bad_input_and_creates_nothing(app, client, payload, status, code):
+    response = client.post("/api/tables", json=payload)
+
+    assert_error(response, status, code)
+    assert count_tables(app) == 0
+
+
+@pytest.mark.parametrize("raw", ["{", "not json", '["pickomino"]', "null", ""], ids=["cut_off", "not_json", "a_list", "null", "empty"])
+def test_create_table_refuses_malformed_json(app, api, raw):
+    response = api.post_raw("/api/tables", raw)
+
+    assert_error(response, 400, "malformed_json")
+    assert count_tables(app) == 0
+
+
+# --- joining -----------------------------------------------------------------------------
+def test_join_url_remembers_the_seat_and_redirects_to_the_table(live_server):
+    created = live_server.create(players=["Ana", "Bruno"])
+    bruno = created["seats"][1]
+
+    with requests.Session() as phone:
+        response = phone.get(bruno["join_url"])
+
+        assert [step.status_code for step in response.history] == [303]
+        assert response.status_code == 200
+        assert response.url == f"{live_server.url}/t/{created['id']}"
+        assert "You are Bruno" in response.text
+        assert bruno["token"] not in response.url
+        # The cookie keeps the seat: the table page alone still knows who this phone is.
+        assert "You are Bruno" in phone.get(f"{live_server.url}/t/{created['id']}").text
+
+
+# --- GET /api/tables/<id> ----------------------------------------------------------------
+def test_get_table_answers_the_table_state(api, table):
+    state = api.state(table)
+
+    assert state == table.created["table"]
+    assert set(state) >= {"id", "game", "status", "version", "options", "players", "current_seat", "ranking", "state"}
+    turn = state["state"]["turn"]
+    assert turn == {"seat": 0, "kept": [], "total": 0, "dice_left": 8, "roll": None, "has_worm": False}
+    assert [tile["value"] for tile in state["state"]["grill"]] == list(range(21, 37))
+    assert all(tile["face_up"] for tile in state["state"]["grill"])
+    assert state["state"]["stacks"] == [[], [], []]
+    assert state["state"]["last_turn"] is None
+
+
+def test_get_table_with_a_seat_or_host_token_answers_200(api, table):
+    assert api.get(table, table.seat(1)).status_code == 200
+    assert api.get(table, table.host).status_code == 200
+
+
+def test_get_unknown_table_is_404(api):
+    assert_error(api.get("ZZZZZZ"), 404, "unknown_table")
+
+
+def test_get_unknown_table_is_404_even_with_a_bad_token(api):
+    assert_error(api.get("ZZZZZZ", "not-a-token"), 404, "unknown_table")
+
+
+def test_get_table_with_an_unknown_token_is_401(api, table):
+    assert_error(api.get(table, "not-a-token"), 401, "unknown_token")
+
+
+def test_get_table_with_another_tables_token_is_401(api, table):
+    other = api.create(players=["Dora", "Ema"])
+
+    assert_error(api.get(table, other.seat(0)), 401, "unknown_token")
+    assert_error(api.get(table, other.host), 401, "unknown_token")
+
+
+def test_get_table_with_a_token_not_sent_as_bearer_is_401(client, table):
+    response = client.get(f"/api/tables/{table.id}", headers={"Authorization": f"Token {table.seat(0)}"})
+
+    assert_error(response, 401, "unknown_token")
+
+
+# --- what the database keeps ---------------------------------------------------------------
+def test_tokens_are_stored_only_as_hashes(app, api):
+    tables = [api.create(), api.create(players=["Dora", "Ema"])]
+    for table in tables:
+        api.accept(table, table.seat(0), {"type": "roll", "dice": FULL_ROLL})
+        api.accept(table, table.host, {"type": "keep", "face": "worm"})
+
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        dump = "\n".join(conn.iterdump())
+    for table in tables:
+        for token in [table.host, *table.tokens]:
+            assert token not in dump
+        assert table.id in dump  # the dump does hold the tables
+
+
+# --- polling (DESIGN.md "Sync") -----------------------------------------------------------
+def refuse_to_replay(*args, **kwargs):
+    raise AssertionError("the polling fast path replayed the log")
+
+
+def test_poll_at_the_current_version_answers_204_without_replaying_the_log(api, client, table, monkeypatch):
+    api.accept(table, table.seat(0), {"type": "roll", "dice": FULL_ROLL})
+    version = api.state(table)["version"]
+    monkeypatch.setattr(base.Game, "replay", refuse_to_replay)
+    monkeypatch.setattr(service, "replay", refuse_to_replay)
+    monkeypatch.setattr(service, "load", refuse_to_replay)
+
+    response = client.get(f"/t/{table.id}/poll?v={version}", headers={"HX-Request": "true"})
+
+    assert response.status_code == 204
+    assert response.get_data() == b""
+
+
+def test_poll_at_an_old_version_answers_the_fresh_fragment(api, client, table):
+    api.accept(table, table.seat(0), {"type": "roll", "dice": FULL_ROLL})
+
+    response = client.get(f"/t/{table.id}/poll?v=0", headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'data-version="1"' in page
+    assert "rolled 1, 2, 3, 4, 5, worm, worm, worm" in page
+    assert "<html" not in page  # the fragment htmx swaps in, not a whole page
+
+
+def test_poll_of_an_unknown_table_is_404(client):
+    assert client.get("/t/ZZZZZZ/poll?v=0").status_code == 404

@@ -203,9 +203,12 @@ def view(table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
     }
 
 
-def log(db, table: Table) -> list[dict[str, Any]]:
+def log(db, table: Table, viewer: Viewer = ANONYMOUS) -> list[dict[str, Any]]:
+    """The event log as `viewer` may read it: secrets in actions (Lobo's recorded colours)
+    are redacted by the game, in the action and in its sentence."""
     entries = store.events(db, table.id)
     for entry in entries:
+        entry["action"] = table.game.redact_action(table.state, entry["seat"], entry["action"], viewer.seat)
         line = table.game.describe_action(table.state, entry["seat"], entry["action"])
         entry["text"] = render(line)
     return entries
@@ -226,7 +229,7 @@ def _check_expected_version(table: Table, expected_version: Any) -> None:
         )
 
 
-def _acting_seat(table: Table, viewer: Viewer, named: Any) -> int:
+def _acting_seat(table: Table, viewer: Viewer, named: Any, action: dict[str, Any]) -> int:
     if viewer.anonymous:
         raise ServiceError(401, "no_token", N_("Join the table with your own link to play."))
     if named is not None:
@@ -235,9 +238,13 @@ def _acting_seat(table: Table, viewer: Viewer, named: Any) -> int:
         if not 0 <= named < len(table.names):
             raise ServiceError(422, "unknown_seat", N_("There is no seat %(seat)s at this table.", seat=named))
     if viewer.host:
-        seat = named if named is not None else table.game.seat_of_move(table.state)
+        seat = named if named is not None else table.game.seat_for_host(table.state, action)
         if seat is None:
+            seat = viewer.seat  # a host who also holds a seat acts for it
+        if seat is None and table.game.is_finished(table.state):
             raise ServiceError(422, "game_over", N_("The game is over."))
+        if seat is None:
+            raise ServiceError(422, "seat_required", N_('Say which seat you are entering for (the "seat" field).'))
         return seat
     if named is not None and named != viewer.seat:
         raise ServiceError(403, "not_your_seat", N_("You can only act for your own seat."))
@@ -253,7 +260,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     with store.write(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
-        seat = _acting_seat(table, viewer, named_seat)
+        seat = _acting_seat(table, viewer, named_seat, action)
         try:
             state = table.game.apply(table.state, seat, action)
         except RuleError as error:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .base import Game
 from .barbecue import Barbecue
+from .lobo import Lobo
 from .pickomino import Pickomino
 
-GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(), Barbecue())}
+GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(), Barbecue(), Lobo())}

@@ -91,7 +91,7 @@ def get_table(table_id: str):
 def get_log(table_id: str):
     db = get_db()
     table = service.load(db, table_id)
-    return jsonify({"events": service.log(db, table)})
+    return jsonify({"events": service.log(db, table, viewer(table_id))})
 
 
 @bp.post("/tables/<table_id>/actions")

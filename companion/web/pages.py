@@ -151,7 +151,8 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
     if viewer.seat in actors:
         acting_for = viewer.seat
     elif viewer.host and actors:
-        chosen = request.values.get("as", type=int)
+        # the seat asked for in the address, or the one the host just entered for
+        chosen = request.values.get("as", type=int, default=request.form.get("seat", type=int))
         acting_for = chosen if chosen in actors else actors[0]
     return {
         "table": view,
@@ -160,7 +161,7 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         "acting_for": acting_for,
         "host_choices": actors if viewer.host and viewer.seat not in actors and len(actors) > 1 else [],
         "can_undo": service.can_undo(db, table, viewer),
-        "log": list(reversed(service.log(db, table))),
+        "log": list(reversed(service.log(db, table, viewer))),
         "error": error,
         "poll_seconds": current_app.config["POLL_SECONDS"],
     }
@@ -191,13 +192,14 @@ def poll(table_id: str):
     return render_table(service.load(db, table_id), phone.page_viewer(db, table_id))
 
 
-def form_action() -> dict[str, Any]:
+def form_action(game) -> dict[str, Any]:
     try:
         action = json.loads(request.form.get("action", ""))
     except ValueError:
         action = None
     if not isinstance(action, dict):
         raise service.ServiceError(400, "malformed_request", N_("That tap could not be understood. Reload the page."))
+    action = game.action_from_form(action, request.form)
     if request.form.get("seat", "").isdigit():
         action["seat"] = int(request.form["seat"])
     return action
@@ -223,8 +225,9 @@ def after_write(table_id: str, write) -> Any:
 @bp.post("/t/<table_id>/act")
 def act(table_id: str):
     existing_table_version(table_id)
+    game = GAMES[store.table_row(get_db(), table_id)["game"]]
     return after_write(
-        table_id, lambda db, viewer: service.act(db, table_id, viewer, form_action(), expected_version())
+        table_id, lambda db, viewer: service.act(db, table_id, viewer, form_action(game), expected_version())
     )
 
 

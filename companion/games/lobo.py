@@ -1,0 +1,356 @@
+"""Lobo (La Guerre des Moutons / Wooly Bully): RULES.md §4.
+
+The tile board stays on the table. The companion keeps what players track on paper:
+the secret flock colours, who left in which order (and the bonus it earned), and the
+final count of the meadows. There is no turn order here: any seat may act at any moment
+for itself (reveal, leave, say all tiles are placed, enter its meadows).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from .base import Game, Option, rank
+from .errors import MalformedAction, RuleError
+from .text import N_, NP_, Text, join_names
+
+COLORS = ("red", "blue", "yellow", "black")
+COLOR_NAMES = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "black": N_("black")}
+LEAVING_BONUSES = (6, 3, 1)  # the first to leave scores 6, the second 3, the third 1, later ones 0
+MAX_SHEEP = 100  # far more than a whole box of tiles shows: anything above is a typing slip
+MAX_MEADOWS = 20
+
+END_TILES_PLACED = "tiles_placed"
+END_ALL_LEFT = "all_left"
+
+# Why an entered meadow does not count (the page turns these into sentences).
+NOT_FENCED = "not_fenced"
+UNCOVERED_WOLF = "wolf"
+SMALLER = "smaller"
+
+
+def leaving_bonus(order: int | None) -> int:
+    """The bonus of the `order`-th player to leave (1 = first); 0 for those who stayed."""
+    if order is None or order > len(LEAVING_BONUSES):
+        return 0
+    return LEAVING_BONUSES[order - 1]
+
+
+def judge_meadows(meadows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each entered meadow with whether it is valid, whether it is the one that counts
+    (the largest valid one, the first entered among equals) and, if not, why not."""
+    counting = max(
+        (index for index, meadow in enumerate(meadows) if meadow["fenced"] and not meadow["wolf"]),
+        key=lambda index: (meadows[index]["sheep"], -index),
+        default=None,
+    )
+    judged = []
+    for index, meadow in enumerate(meadows):
+        if not meadow["fenced"]:
+            reason = NOT_FENCED
+        elif meadow["wolf"]:
+            reason = UNCOVERED_WOLF
+        elif index != counting:
+            reason = SMALLER
+        else:
+            reason = None
+        judged.append({**meadow, "valid": reason in (None, SMALLER), "counts": index == counting, "reason": reason})
+    return judged
+
+
+def counting_meadow(meadows: list[dict[str, Any]] | None) -> int | None:
+    """Sheep in the largest valid meadow (0 when none is valid); None before an entry."""
+    if meadows is None:
+        return None
+    return max((meadow["sheep"] for meadow in meadows if meadow["fenced"] and not meadow["wolf"]), default=0)
+
+
+def _color(raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise MalformedAction(N_('"color" must be one of red, blue, yellow or black.'))
+    if raw not in COLORS:
+        raise RuleError("unknown_color", N_("There is no %(color)s flock: choose red, blue, yellow or black.", color=raw))
+    return raw
+
+
+def _meadow(raw: Any, number: int) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise MalformedAction(N_('Meadow %(n)s must be an object with "sheep", "fenced" and "wolf".', n=number))
+    sheep, fenced, wolf = raw.get("sheep"), raw.get("fenced"), raw.get("wolf")
+    if isinstance(sheep, bool) or not isinstance(sheep, int):
+        raise MalformedAction(N_("Meadow %(n)s: the number of sheep must be a whole number.", n=number))
+    if not isinstance(fenced, bool) or not isinstance(wolf, bool):
+        raise MalformedAction(N_("Meadow %(n)s: say yes or no to fenced and to an uncovered wolf.", n=number))
+    if sheep < 0:
+        raise RuleError("negative_sheep", N_("Meadow %(n)s: a meadow cannot have fewer than 0 sheep.", n=number))
+    if sheep > MAX_SHEEP:
+        raise RuleError(
+            "too_many_sheep",
+            N_("Meadow %(n)s: %(sheep)s sheep is more than a meadow can hold; enter at most %(max)s.",
+               n=number, sheep=sheep, max=MAX_SHEEP),
+        )
+    return {"sheep": sheep, "fenced": fenced, "wolf": wolf}
+
+
+def _meadows(raw: Any) -> list[dict[str, Any]]:
+    if not isinstance(raw, list):
+        raise MalformedAction(N_('"meadows" must be a list of meadows (it may be empty).'))
+    if len(raw) > MAX_MEADOWS:
+        raise RuleError(
+            "too_many_meadows",
+            N_("Enter at most %(max)s meadows: only the largest valid one counts.", max=MAX_MEADOWS),
+        )
+    return [_meadow(meadow, number) for number, meadow in enumerate(raw, start=1)]
+
+
+class Lobo(Game):
+    slug = "lobo"
+    title = N_("Lobo")
+    min_players = 2
+    max_players = 4
+    colors = COLORS
+    color_names = COLOR_NAMES
+    max_sheep = MAX_SHEEP
+    options = (
+        Option(
+            "deal_colors",
+            True,
+            N_("Deal the colours"),
+            N_("Each phone shows its player's secret flock colour, dealt at random. "
+               "Untick to draw the shepherd tiles from the box and record them instead."),
+        ),
+    )
+
+    # --- setting up -----------------------------------------------------------------
+    def deal(self, players: list[str], options: dict[str, Any], rng: random.Random) -> list[str] | None:
+        if not options["deal_colors"]:
+            return None
+        return rng.sample(COLORS, len(players))
+
+    def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
+        if options["deal_colors"]:
+            if not isinstance(deal, list) or len(deal) != len(players) or len(set(deal)) != len(deal) or not set(deal) <= set(COLORS):
+                raise ValueError("dealt colours are needed: one distinct colour per player")
+            colors = list(deal)
+        else:
+            colors = [None] * len(players)
+        return {
+            "players": list(players),
+            "options": dict(options),
+            "seats": [{"color": color, "revealed": False, "left": None, "meadows": None} for color in colors],
+            "ended": None,  # why the game ended: END_TILES_PLACED or END_ALL_LEFT
+        }
+
+    # --- reading the state ----------------------------------------------------------
+    def is_finished(self, state: dict[str, Any]) -> bool:
+        return state["ended"] is not None and all(seat["meadows"] is not None for seat in state["seats"])
+
+    def current_seat(self, state: dict[str, Any]) -> int | None:
+        return None  # no turn order: every seat acts for itself whenever it wants
+
+    def actors(self, state: dict[str, Any]) -> list[int]:
+        return [] if self.is_finished(state) else list(range(len(state["seats"])))
+
+    def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
+        # "All tiles are placed" is nobody's in particular; every other action is a seat's
+        # own, so the host has to name it.
+        if isinstance(action, dict) and action.get("type") == "end" and not self.is_finished(state):
+            return 0
+        return None
+
+    def scores(self, state: dict[str, Any]) -> list[int]:
+        return [
+            (counting_meadow(seat["meadows"]) or 0) + leaving_bonus(seat["left"])
+            for seat in state["seats"]
+        ]
+
+    def visible_color(self, state: dict[str, Any], seat: int, viewer: int | None) -> str | None:
+        """A seat's colour as `viewer` may see it: its own always, others' once revealed."""
+        holder = state["seats"][seat]
+        return holder["color"] if holder["revealed"] or seat == viewer else None
+
+    def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        seats = []
+        for index, seat in enumerate(state["seats"]):
+            seats.append(
+                {
+                    "seat": index,
+                    "color": self.visible_color(state, index, viewer),
+                    "color_recorded": seat["color"] is not None,
+                    "revealed": seat["revealed"],
+                    "left": seat["left"],
+                    "bonus": leaving_bonus(seat["left"]),
+                    "meadow": counting_meadow(seat["meadows"]),
+                    "meadows": None if seat["meadows"] is None else judge_meadows(seat["meadows"]),
+                }
+            )
+        ended = state["ended"] is not None
+        return {
+            "seats": seats,
+            "ended": ended,
+            "end_reason": state["ended"],
+            "next_bonus": leaving_bonus(1 + sum(1 for seat in state["seats"] if seat["left"] is not None)),
+            "waiting_for": [index for index, seat in enumerate(state["seats"]) if ended and seat["meadows"] is None],
+        }
+
+    def redact_action(self, state: dict[str, Any], seat: int, action: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        # A recorded colour stays in the log: only its holder sees it, and everyone once
+        # that very colour is revealed.
+        if action.get("type") != "choose_color" or seat == viewer:
+            return action
+        holder = state["seats"][seat]
+        if holder["revealed"] and holder["color"] == action.get("color"):
+            return action
+        return {**action, "color": None}
+
+    # --- actions --------------------------------------------------------------------
+    def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        if self.is_finished(state):
+            raise RuleError("game_over", N_("The game is over: every player has entered their meadows."))
+        handlers = {
+            "choose_color": self._choose_color,
+            "reveal": self._reveal,
+            "abandon": self._abandon,
+            "end": self._end,
+            "meadows": self._enter_meadows,
+        }
+        kind = action["type"]
+        if kind not in handlers:
+            raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=kind))
+        handlers[kind](state, seat, action)
+
+    def _choose_color(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        if state["options"]["deal_colors"]:
+            raise RuleError("colors_dealt", N_("The companion dealt the colours: yours is shown on your own phone."))
+        color = _color(action.get("color"))
+        holder = state["seats"][seat]
+        if holder["revealed"]:
+            raise RuleError("already_revealed", N_("Your colour is revealed: it cannot change any more."))
+        if holder["color"] == color:
+            raise RuleError("same_color", N_("You already hold %(color)s.", color=COLOR_NAMES[color]))
+        for other, other_seat in enumerate(state["seats"]):
+            if other != seat and other_seat["color"] == color:
+                if other_seat["revealed"]:
+                    raise RuleError(
+                        "color_taken",
+                        N_("%(name)s holds %(color)s: each colour is in one hand only.",
+                           name=state["players"][other], color=COLOR_NAMES[color]),
+                    )
+                raise RuleError(
+                    "color_taken",
+                    N_("Another player already holds %(color)s: each colour is in one hand only. Check the tile you drew.",
+                       color=COLOR_NAMES[color]),
+                )
+        holder["color"] = color
+
+    def _reveal(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        holder = state["seats"][seat]
+        if holder["color"] is None:
+            raise RuleError("no_color", N_("Record the colour you drew before revealing it."))
+        if holder["revealed"]:
+            raise RuleError("already_revealed", N_("Your colour is already revealed."))
+        holder["revealed"] = True
+
+    def _abandon(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        holder = state["seats"][seat]
+        if holder["left"] is not None:
+            raise RuleError(
+                "already_left",
+                N_("You already left the game (number %(order)s to leave, bonus %(bonus)s).",
+                   order=holder["left"], bonus=leaving_bonus(holder["left"])),
+            )
+        if state["ended"] is not None:
+            raise RuleError("game_ended", N_("The game has ended: there is nothing left to leave."))
+        holder["left"] = 1 + sum(1 for other in state["seats"] if other["left"] is not None)
+        if all(other["left"] is not None for other in state["seats"]):
+            state["ended"] = END_ALL_LEFT
+
+    def _end(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        if state["ended"] is not None:
+            raise RuleError("already_ended", N_("The game has already ended: enter your meadows."))
+        state["ended"] = END_TILES_PLACED
+
+    def _enter_meadows(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        if state["ended"] is None:
+            raise RuleError(
+                "not_ended",
+                N_("Meadows are counted at the end: first say that all tiles are placed (or everyone leaves)."),
+            )
+        state["seats"][seat]["meadows"] = _meadows(action.get("meadows"))
+
+    def action_from_form(self, action: dict[str, Any], form: Mapping[str, str]) -> dict[str, Any]:
+        """The meadows form types its rows into fields meadow-N-sheep/-fenced/-wolf; a row
+        with no sheep typed is an unused row. Anything typed that is not a whole number
+        goes to the engine as typed, to be refused there with a sentence."""
+        if action.get("type") != "meadows" or "meadows" in action:
+            return action
+        meadows = []
+        for row in range(MAX_MEADOWS):
+            typed = form.get(f"meadow-{row}-sheep", "").strip()
+            if not typed:
+                continue
+            try:
+                sheep: Any = int(typed)
+            except ValueError:
+                sheep = typed
+            meadows.append(
+                {"sheep": sheep, "fenced": form.get(f"meadow-{row}-fenced") == "yes", "wolf": form.get(f"meadow-{row}-wolf") == "yes"}
+            )
+        return {**action, "meadows": meadows}
+
+    # --- words ----------------------------------------------------------------------
+    def ranking(self, state: dict[str, Any]) -> list[dict[str, Any]] | None:
+        if not self.is_finished(state):
+            return None
+        names = state["players"]
+        entries = [
+            {"seat": index, "name": names[index], "score": score, "meadow": counting_meadow(seat["meadows"])}
+            for index, (seat, score) in enumerate(zip(state["seats"], self.scores(state)))
+        ]
+        ordered = rank(entries, key=lambda entry: (entry["score"], entry["meadow"]))
+        for entry in ordered:
+            tied = [other for other in ordered if other["score"] == entry["score"]]
+            entry["tiebreak"] = _tiebreak_sentence(tied) if len(tied) > 1 else None
+        for entry in ordered:
+            del entry["meadow"]
+        return ordered
+
+    def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
+        kind = action.get("type")
+        if kind == "choose_color":
+            return N_("recorded the colour they drew.")  # never which one: the log is read by everyone
+        if kind == "reveal":
+            return N_("revealed their colour.")
+        if kind == "abandon":
+            return N_("left the game.")
+        if kind == "end":
+            return N_("said all tiles are placed: the game has ended.")
+        meadows = action["meadows"]
+        if not meadows:
+            return N_("entered no meadow of their colour: 0 sheep count.")
+        return NP_(
+            "entered %(num)s meadow; %(sheep)s sheep count.",
+            "entered %(num)s meadows; the largest valid one counts: %(sheep)s sheep.",
+            len(meadows), sheep=counting_meadow(meadows),
+        )
+
+
+def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:
+    names = join_names([entry["name"] for entry in tied])
+    meadows = [entry["meadow"] for entry in tied]
+    if len(set(meadows)) == 1:
+        return N_(
+            "%(names)s tied on %(score)s points with meadows of the same size (%(meadow)s sheep): they share the place.",
+            names=names, score=tied[0]["score"], meadow=meadows[0],
+        )
+    sizes = ", ".join(f"{entry['name']} {entry['meadow']}" for entry in tied)
+    if len(set(meadows)) < len(meadows):
+        return N_(
+            "%(names)s tied on %(score)s points; the larger meadow decided (%(sizes)s), and those with equal meadows share the place.",
+            names=names, score=tied[0]["score"], sizes=sizes,
+        )
+    return N_(
+        "%(names)s tied on %(score)s points; the larger meadow decided (%(sizes)s).",
+        names=names, score=tied[0]["score"], sizes=sizes,
+    )

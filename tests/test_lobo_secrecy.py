@@ -1,0 +1,232 @@
+"""Lobo's secret colours (RULES §4) through every page and API response of played games.
+
+Five viewers follow each game: the three seats (each with its own phone cookie and its
+own API token), the host (cookie and host token) and an anonymous watcher. After every
+step, every response each viewer can get (table state, log, table page, poll fragment,
+join screen, and the answers to their own actions) may name only the colours that
+viewer may know: their own, and the revealed ones. Dealt colours of nobody and colours
+recorded then corrected count as secrets too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import pytest
+
+COLORS = ("red", "blue", "yellow", "black")
+COLOR_WORD = re.compile(r"\b(red|blue|yellow|black)\b")
+# The recorded-colour form offers all four colours to every seat: it is checked apart.
+CHOOSE_FORM = re.compile(r'<form class="lobo-choose".*?</form>', re.S)
+CHOSEN_BUTTON = re.compile(r"flock-choice flock-(\w+) chosen")
+
+
+@dataclass
+class Viewer:
+    label: str
+    client: object
+    token: str | None
+    seat: int | None
+
+    @property
+    def headers(self) -> dict:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+
+def csrf_of(client) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").text).group(1)
+
+
+class LoboTable:
+    """A Lobo table started from the start form, with every viewer's phone joined."""
+
+    def __init__(self, app, deal_colors: bool):
+        host = app.test_client()
+        form = {"csrf_token": csrf_of(host), "game": "lobo", "player": ["Ana", "Bruno", "Caio"]}
+        if deal_colors:
+            form["lobo.deal_colors"] = "on"
+        response = host.post("/tables", data=form)
+        assert response.status_code == 303, response.text
+        self.id = response.headers["Location"].split("/")[2]
+        with host.session_transaction() as session:
+            host_token = session["tables"][self.id]["host"]
+        join_page = host.get(f"/t/{self.id}/join").text
+        tokens = [link.split("/j/")[1] for link in re.findall(r'class="join-link" href="([^"]+)"', join_page)]
+        self.seats = []
+        for seat, (name, token) in enumerate(zip(["Ana", "Bruno", "Caio"], tokens)):
+            phone = app.test_client()
+            assert phone.get(f"/j/{token}").status_code == 303
+            self.seats.append(Viewer(name, phone, token, seat))
+        self.host = Viewer("host", host, host_token, None)
+        self.anonymous = Viewer("anonymous", app.test_client(), None, None)
+        self.viewers = [*self.seats, self.host, self.anonymous]
+        self.recorded: dict[int, set[str]] = {seat.seat: set() for seat in self.seats}  # corrections included
+        assert self.api(self.anonymous)["options"] == {"deal_colors": deal_colors}
+
+    # --- reading --------------------------------------------------------------------
+    def api(self, viewer: Viewer) -> dict:
+        return viewer.client.get(f"/api/tables/{self.id}", headers=viewer.headers).get_json()
+
+    def true_colors(self) -> list[str | None]:
+        return [self.api(seat)["state"]["seats"][seat.seat]["color"] for seat in self.seats]
+
+    def revealed_colors(self) -> set[str]:
+        return {seat["color"] for seat in self.api(self.anonymous)["state"]["seats"] if seat["revealed"]}
+
+    def allowed(self, viewer: Viewer) -> set[str]:
+        """What `viewer` may know: their own colour (and the ones they recorded before
+        correcting it), and the revealed colours."""
+        if viewer.seat is None:
+            return self.revealed_colors()
+        own = {self.true_colors()[viewer.seat]} - {None}
+        return own | self.recorded[viewer.seat] | self.revealed_colors()
+
+    def responses(self, viewer: Viewer) -> list[tuple[str, str]]:
+        client, headers = viewer.client, viewer.headers
+        return [
+            ("API table", client.get(f"/api/tables/{self.id}", headers=headers).text),
+            ("API log", client.get(f"/api/tables/{self.id}/log", headers=headers).text),
+            ("page", client.get(f"/t/{self.id}").text),
+            ("poll", client.get(f"/t/{self.id}/poll?v=-1", headers={"HX-Request": "true"}).text),
+            ("join screen", client.get(f"/t/{self.id}/join").text),
+            ("home", client.get("/").text),
+        ]
+
+    def assert_secret(self, viewer: Viewer, label: str, text: str) -> None:
+        allowed = self.allowed(viewer)
+        for chosen in CHOSEN_BUTTON.findall(text):
+            assert chosen in allowed, f"{viewer.label}'s {label} marks {chosen} as chosen"
+        named = set(COLOR_WORD.findall(CHOOSE_FORM.sub("", text)))
+        assert named <= allowed, f"{viewer.label}'s {label} names {sorted(named - allowed)}"
+
+    def check_everyone(self) -> None:
+        for viewer in self.viewers:
+            for label, text in self.responses(viewer):
+                self.assert_secret(viewer, label, text)
+
+    # --- acting ---------------------------------------------------------------------
+    def tap(self, viewer: Viewer, action: dict, seat: int | None = None, **fields):
+        data = {
+            "csrf_token": csrf_of(viewer.client),
+            "action": json.dumps(action),
+            "expected_version": str(self.api(self.anonymous)["version"]),
+            **fields,
+        }
+        if seat is not None:
+            data["seat"] = str(seat)
+        response = viewer.client.post(f"/t/{self.id}/act", data=data, headers={"HX-Request": "true"})
+        self.remember_choice(viewer if seat is None else self.seats[seat], action, response.status_code)
+        self.assert_secret(viewer, f"answer to {action['type']}", response.text)
+        return response
+
+    def post(self, viewer: Viewer, action: dict):
+        response = viewer.client.post(f"/api/tables/{self.id}/actions", json=action, headers=viewer.headers)
+        self.remember_choice(viewer, action, response.status_code)
+        if response.status_code == 422 and action["type"] == "choose_color":
+            return response  # names the colour its sender asked for: checked by the test
+        self.assert_secret(viewer, f"API answer to {action['type']}", response.text)
+        return response
+
+    def remember_choice(self, holder: Viewer, action: dict, status: int) -> None:
+        if action["type"] == "choose_color" and status == 200:
+            self.recorded[holder.seat].add(action["color"])
+
+    def undo(self, viewer: Viewer):
+        response = viewer.client.post(f"/api/tables/{self.id}/undo", headers=viewer.headers)
+        self.assert_secret(viewer, "API answer to undo", response.text)
+        return response
+
+
+@pytest.fixture
+def dealt(app) -> LoboTable:
+    return LoboTable(app, deal_colors=True)
+
+
+@pytest.fixture
+def drawn(app) -> LoboTable:
+    return LoboTable(app, deal_colors=False)
+
+
+def test_secrecy_each_phone_sees_its_own_dealt_colour_behind_a_cover_and_no_other(dealt):
+    colors = dealt.true_colors()
+    assert len(set(colors)) == 3 and set(colors) <= set(COLORS)
+    for seat in dealt.seats:
+        page = seat.client.get(f"/t/{dealt.id}").text
+        cover = re.search(r'<details class="flock-cover">.*?</details>', page, re.S).group(0)
+        assert "Tap to see your colour" in cover and colors[seat.seat] in cover
+        # the check below is not vacuous: the seat's own colour is in its page
+        assert set(COLOR_WORD.findall(page)) == {colors[seat.seat]}
+    for viewer in (dealt.host, dealt.anonymous):
+        assert 'class="flock-cover"' not in viewer.client.get(f"/t/{dealt.id}").text
+    dealt.check_everyone()
+
+
+def test_secrecy_dealt_colours_through_a_whole_game(dealt):
+    ana, bruno, caio = dealt.seats
+    colors = dealt.true_colors()
+    dealt.check_everyone()
+
+    assert dealt.tap(bruno, {"type": "reveal"}).status_code == 200
+    for viewer in dealt.viewers:
+        assert dealt.api(viewer)["state"]["seats"][1]["color"] == colors[1]
+        assert colors[1] in viewer.client.get(f"/t/{dealt.id}").text
+    dealt.check_everyone()
+
+    assert dealt.post(caio, {"type": "abandon"}).status_code == 200
+    refused = dealt.post(ana, {"type": "choose_color", "color": colors[2]})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "colors_dealt"
+    dealt.check_everyone()
+
+    assert dealt.post(dealt.host, {"type": "end"}).status_code == 200
+    dealt.check_everyone()
+
+    page = dealt.tap(ana, {"type": "meadows"}, **{"meadow-0-sheep": "7", "meadow-0-fenced": "yes", "meadow-1-sheep": "12"})
+    assert page.status_code == 200
+    assert dealt.api(ana)["state"]["seats"][0]["meadow"] == 7
+    assert dealt.tap(dealt.host, {"type": "meadows"}, seat=2, **{"meadow-0-sheep": "4", "meadow-0-fenced": "yes"}).status_code == 200
+    for_someone_else = dealt.post(bruno, {"type": "meadows", "seat": 2, "meadows": []})
+    assert for_someone_else.status_code == 403
+    dealt.check_everyone()
+
+    assert dealt.post(bruno, {"type": "meadows", "meadows": [{"sheep": 2, "fenced": True, "wolf": False}]}).status_code == 200
+    assert dealt.api(dealt.anonymous)["status"] == "finished"
+    dealt.check_everyone()  # the ranking reveals nothing either
+
+    assert dealt.undo(dealt.host).status_code == 200
+    dealt.check_everyone()
+
+
+def test_secrecy_recorded_colours_and_their_corrections_stay_with_their_holder(drawn):
+    ana, bruno, caio = drawn.seats
+    assert drawn.tap(ana, {"type": "choose_color", "color": "black"}).status_code == 200
+    assert drawn.tap(ana, {"type": "choose_color", "color": "blue"}).status_code == 200  # a correction
+    assert drawn.post(bruno, {"type": "choose_color", "color": "yellow"}).status_code == 200
+    assert drawn.undo(bruno).status_code == 200  # undone: yellow stays Bruno's secret
+    assert drawn.post(bruno, {"type": "choose_color", "color": "red"}).status_code == 200
+    # the host records the tile of a player without a phone, and then sees it no more
+    assert drawn.tap(drawn.host, {"type": "choose_color", "color": "yellow"}, seat=2).status_code == 200
+    assert drawn.true_colors() == ["blue", "red", "yellow"]
+    drawn.check_everyone()
+
+    # own log entries keep their colours; everyone else's are redacted
+    ana_log = ana.client.get(f"/api/tables/{drawn.id}/log", headers=ana.headers).get_json()["events"]
+    assert [event["action"]["color"] for event in ana_log if event["seat"] == 0] == ["black", "blue"]
+    bruno_log = bruno.client.get(f"/api/tables/{drawn.id}/log", headers=bruno.headers).get_json()["events"]
+    assert [event["action"]["color"] for event in bruno_log if event["seat"] == 0] == [None, None]
+
+    # the refusal names the colour asked for, never who holds it
+    taken = drawn.post(caio, {"type": "choose_color", "color": "blue"})
+    assert taken.status_code == 422 and taken.get_json()["code"] == "color_taken"
+    assert "Ana" not in taken.text
+
+    assert drawn.tap(ana, {"type": "reveal"}).status_code == 200
+    drawn.check_everyone()
+    bruno_log = bruno.client.get(f"/api/tables/{drawn.id}/log", headers=bruno.headers).get_json()["events"]
+    assert [event["action"].get("color") for event in bruno_log if event["seat"] == 0] == [None, "blue", None]
+
+    assert drawn.post(drawn.host, {"type": "end"}).status_code == 200
+    for seat in drawn.seats:
+        assert drawn.post(seat, {"type": "meadows", "meadows": []}).status_code == 200
+    drawn.check_everyone()

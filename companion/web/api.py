@@ -36,8 +36,14 @@ def http_error(exc: HTTPException):
     return error(exc.code or 400, code, text)
 
 
-def body() -> dict[str, Any]:
-    data = request.get_json(force=True, silent=True)
+def body(optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object; an empty body stands for {} where it is `optional`."""
+    if optional and not request.get_data():
+        return {}
+    try:
+        data = request.get_json(force=True, silent=True)
+    except RecursionError:  # nested deeper than the parser goes: malformed all the same
+        data = None
     if not isinstance(data, dict):
         raise service.ServiceError(400, "malformed_json", N_("The request body must be a JSON object."))
     return data
@@ -109,8 +115,6 @@ def post_undo(table_id: str):
     db = get_db()
     require_table(table_id)
     who = viewer(table_id)
-    data = request.get_json(force=True, silent=True) if request.get_data() else {}
-    if not isinstance(data, dict):
-        raise service.ServiceError(400, "malformed_json", N_("The request body must be a JSON object."))
+    data = body(optional=True)
     table = service.undo(db, table_id, who, data.get("expected_version"))
     return jsonify(service.view(table, who))

@@ -174,12 +174,22 @@ def test_action_at_an_unknown_table_is_404_before_the_token_is_looked_at(api, ta
 
 
 # --- the body ----------------------------------------------------------------------------
-@pytest.mark.parametrize("raw", ["{", '{"type": "roll", "dice": [1, 2', "roll", '["roll"]', '"roll"', "null", ""])
+DEEP_JSON = '{"type": "roll", "dice": ' + "[" * 5000 + "]" * 5000 + "}"
+
+
+@pytest.mark.parametrize("raw", ["{", '{"type": "roll", "dice": [1, 2', "roll", '["roll"]', '"roll"', "null", "", pytest.param(DEEP_JSON, id="nested_deeper_than_the_parser_goes")])
 def test_malformed_json_is_400(api, table, raw):
     with api.changes_nothing(table):
         response = api.post_raw(f"/api/tables/{table.id}/actions", raw, table.seat(ANA))
 
     assert_error(response, 400, "malformed_json")
+
+
+def test_a_body_over_64_kilobytes_is_413(api, table):
+    with api.changes_nothing(table):
+        response = api.act(table, table.seat(ANA), {**roll(*FULL_ROLL), "note": "x" * 70_000})
+
+    assert_error(response, 413, "too_large")
 
 
 # --- accepted actions ----------------------------------------------------------------------

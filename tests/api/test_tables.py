@@ -108,7 +108,11 @@ def test_create_table_refuses_bad_input_and_creates_nothing(app, client, payload
     assert count_tables(app) == 0
 
 
-@pytest.mark.parametrize("raw", ["{", "not json", '["pickomino"]', "null", ""], ids=["cut_off", "not_json", "a_list", "null", "empty"])
+@pytest.mark.parametrize(
+    "raw",
+    ["{", "not json", '["pickomino"]', "null", "", "[" * 5000 + "]" * 5000],
+    ids=["cut_off", "not_json", "a_list", "null", "empty", "nested_deeper_than_the_parser_goes"],
+)
 def test_create_table_refuses_malformed_json(app, api, raw):
     response = api.post_raw("/api/tables", raw)
 

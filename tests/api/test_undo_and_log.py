@@ -99,7 +99,9 @@ def test_undo_with_an_expected_version_of_the_wrong_type_is_400(api, table):
     assert_error(response, 400, "malformed_request")
 
 
-@pytest.mark.parametrize("raw", ["{", "[1]", "null", '"undo"'])
+@pytest.mark.parametrize(
+    "raw", ["{", "[1]", "null", '"undo"', pytest.param("[" * 5000 + "]" * 5000, id="nested_deeper_than_the_parser_goes")]
+)
 def test_undo_with_malformed_json_is_400(api, table, raw):
     api.accept(table, table.seat(ANA), ROLL)
 

@@ -1,0 +1,100 @@
+"""A Lobo table on two phones in a real browser (issue 5).
+
+The host starts the table from the home page form with dealt colours; Ana and Bruno open
+their join links on their own phones. Bruno's phone is never reloaded: it must show Ana's
+colour by itself once she reveals it, and never before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+COLORS = ("red", "blue", "yellow", "black")
+
+
+def start_lobo(new_phone, server_url: str, names: list[str]) -> dict[str, str]:
+    host = new_phone()
+    host.goto(server_url + "/")
+    host.get_by_label("Game").select_option(label="Lobo (2–4 players)")
+    expect(host.get_by_label(re.compile("Deal the colours"))).to_be_checked()  # on by default
+    for position, name in enumerate(names, start=1):
+        host.get_by_label(f"Player {position}", exact=True).fill(name)
+    host.get_by_role("button", name="Start the table").tap()
+    expect(host.get_by_role("heading", name="Everyone scans their own code")).to_be_visible()
+    links = {}
+    for name in names:
+        code = host.locator(".join-code").filter(has=host.locator(".join-name", has_text=re.compile(rf"^{name}$")))
+        links[name] = code.get_by_role("link").get_attribute("href")
+    return links
+
+
+def join(new_phone, link: str, name: str) -> Page:
+    phone = new_phone()
+    phone.goto(link)
+    expect(phone.locator(".who")).to_have_text(f"You are {name}")
+    phone.evaluate("window.notReloaded = true")  # lost if the page reloads
+    return phone
+
+
+def seat_row(phone: Page, seat: int):
+    return phone.locator(f'.lobo-seat[data-seat="{seat}"]')
+
+
+def test_two_phones_one_reveals_the_other_sees_it(new_phone, live_server, shots_dir):
+    links = start_lobo(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, links["Ana"], "Ana")
+    bruno = join(new_phone, links["Bruno"], "Bruno")
+
+    # Ana's colour is behind a cover on her phone, and nowhere on Bruno's
+    cover = seat_row(ana, 0).locator("details.flock-cover")
+    own = cover.locator(".flock")
+    expect(own).to_be_hidden()
+    cover.locator("summary").tap()
+    expect(own).to_be_visible()
+    color = own.inner_text().strip()
+    assert color in COLORS
+    ana.screenshot(path=str(shots_dir / "lobo-ana-own-colour.png"), full_page=True)
+    expect(seat_row(bruno, 0)).to_contain_text("secret colour")
+    assert color not in bruno.locator("#table").inner_text()
+
+    ana.get_by_role("button", name="Reveal my colour").tap()
+    expect(seat_row(ana, 0).locator(f".flock-{color}")).to_be_visible()
+
+    # Bruno's phone shows it by itself (polling), without a reload
+    expect(seat_row(bruno, 0).locator(f".flock.flock-{color}")).to_have_text(color)
+    assert bruno.evaluate("window.notReloaded === true")
+    bruno.screenshot(path=str(shots_dir / "lobo-bruno-sees-reveal.png"), full_page=True)
+
+    # Bruno leaves with the first bonus; Ana's phone shows it
+    bruno.get_by_role("button", name="I leave the game (bonus 6)").tap()
+    expect(seat_row(ana, 1)).to_contain_text("Left the game as number 1: bonus 6")
+
+    # Ana says all tiles are placed; both enter their meadows in the form
+    ana.locator("details.lobo-end summary").tap()
+    ana.get_by_role("button", name="Yes, end the game").tap()
+    expect(ana.get_by_role("heading", name="Your meadows")).to_be_visible()
+    rows = ana.locator("fieldset.meadow-row")
+    rows.nth(0).get_by_label("Sheep").fill("9")
+    rows.nth(0).get_by_label("Fenced").check()
+    rows.nth(1).get_by_label("Sheep").fill("14")
+    rows.nth(1).get_by_label("Fenced").check()
+    rows.nth(1).get_by_label("Uncovered wolf").check()
+    ana.screenshot(path=str(shots_dir / "lobo-meadows-form.png"), full_page=True)
+    ana.get_by_role("button", name="Enter the meadows").tap()
+    expect(seat_row(ana, 0).locator(".meadow-counts")).to_contain_text("9 sheep")
+    expect(seat_row(ana, 0).locator(".meadow-counts")).to_be_visible()
+    expect(seat_row(ana, 0)).to_contain_text("does not count: it borders a forest with an uncovered wolf.")
+
+    expect(bruno.get_by_role("heading", name="Your meadows")).to_be_visible()
+    bruno.locator("fieldset.meadow-row").nth(0).get_by_label("Sheep").fill("3")
+    bruno.locator("fieldset.meadow-row").nth(0).get_by_label("Fenced").check()
+    bruno.get_by_role("button", name="Enter the meadows").tap()
+
+    # 9 + 0 against 3 + 6: tied on 9, the larger meadow decides
+    for phone in (ana, bruno):
+        ranking = phone.locator(".ranking")
+        expect(ranking).to_contain_text("Ana and Bruno tied on 9 points; the larger meadow decided (Ana 9, Bruno 3).")
+        expect(ranking.locator(".place").first).to_contain_text("Ana")
+    ana.screenshot(path=str(shots_dir / "lobo-ranking.png"), full_page=True)

@@ -5,7 +5,10 @@ score and ranking. Engine tests (pure), plus the few rules that live in the shel
 from __future__ import annotations
 
 import copy
+import html
+import json
 import random
+import re
 
 import pytest
 
@@ -414,3 +417,130 @@ def test_rule_4_setup_needs_the_dealt_colours_when_dealing():
         GAME.setup(["Ana", "Bruno"], GAME.effective_options({}), None)
     with pytest.raises(ValueError):
         GAME.setup(["Ana", "Bruno"], GAME.effective_options({}), ["red", "red"])
+
+
+# --- refusals through the phones and the API -------------------------------------------
+def lobo_table(client, players=("Ana", "Bruno", "Caio")) -> dict:
+    created = client.post("/api/tables", json={"game": "lobo", "players": list(players)}).get_json()
+    created["bearer"] = [{"Authorization": f"Bearer {seat['token']}"} for seat in created["seats"]]
+    created["host"] = {"Authorization": f"Bearer {created['host_token']}"}
+    return created
+
+
+def post(client, table, headers, action):
+    return client.post(f"/api/tables/{table['id']}/actions", json=action, headers=headers)
+
+
+def version(client, table) -> int:
+    return client.get(f"/api/tables/{table['id']}").get_json()["version"]
+
+
+def phone_of(app, table, seat):
+    phone = app.test_client()
+    assert phone.get("/j/" + table["seats"][seat]["token"]).status_code == 303  # the join link sets the cookie
+    return phone
+
+
+def tap(phone, table, action, **fields):
+    page = phone.get(f"/t/{table['id']}").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    expected = re.search(r'name="expected_version" value="(\d+)"', page).group(1)
+    data = {"csrf_token": csrf, "action": json.dumps(action), "expected_version": expected, **fields}
+    return phone.post(f"/t/{table['id']}/act", data=data, headers={"HX-Request": "true"})
+
+
+def alert(page: str) -> str | None:
+    found = re.search(r'role="alert">([^<]+)<', page)
+    return html.unescape(found.group(1).strip()) if found else None
+
+
+@pytest.mark.parametrize(
+    "typed, status, sentence",
+    [
+        ("-3", 422, "Meadow 1: a meadow cannot have fewer than 0 sheep."),
+        ("150", 422, "Meadow 1: 150 sheep is more than a meadow can hold; enter at most 100."),
+        ("lots", 400, "Meadow 1: the number of sheep must be a whole number."),
+    ],
+)
+def test_rule_4_bad_sheep_counts_typed_on_a_phone_are_refused_with_a_sentence(app, client, typed, status, sentence):
+    table = lobo_table(client)
+    post(client, table, table["host"], END)
+    ana = phone_of(app, table, 0)
+    response = tap(ana, table, {"type": "meadows"}, **{"meadow-0-sheep": typed, "meadow-0-fenced": "yes"})
+    assert response.status_code == status
+    assert alert(response.text) == sentence
+    assert response.text.index('role="alert"') > response.text.index('id="controls"')
+    assert version(client, table) == 1
+
+
+def test_rule_4_meadows_typed_on_a_phone_show_which_counts_and_why_the_others_do_not(app, client):
+    table = lobo_table(client)
+    post(client, table, table["host"], END)
+    ana = phone_of(app, table, 0)
+    fields = {
+        "meadow-0-sheep": "6", "meadow-0-fenced": "yes",
+        "meadow-1-sheep": "11",
+        "meadow-2-sheep": "13", "meadow-2-fenced": "yes", "meadow-2-wolf": "yes",
+        "meadow-3-sheep": "4", "meadow-3-fenced": "yes",
+        "meadow-4-sheep": "",  # an unused row
+    }
+    page = tap(ana, table, {"type": "meadows"}, **fields).text
+    state = client.get(f"/api/tables/{table['id']}").get_json()["state"]
+    assert [(m["sheep"], m["fenced"], m["wolf"]) for m in state["seats"][0]["meadows"]] == [
+        (6, True, False), (11, False, False), (13, True, True), (4, True, False),
+    ]
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    assert "6 sheep — counts: the largest valid meadow." in text
+    assert "11 sheep — does not count: it is not completely fenced." in text
+    assert "13 sheep — does not count: it borders a forest with an uncovered wolf." in text
+    assert "4 sheep — valid, but does not count: only the largest valid meadow counts, never a sum." in text
+    assert "Correct the meadows" in page and 'value="13"' in page  # the entry can be corrected
+
+
+def test_rule_4_leaving_twice_on_a_phone_is_refused_with_a_sentence(app, client):
+    table = lobo_table(client)
+    bruno = phone_of(app, table, 1)
+    assert tap(bruno, table, ABANDON).status_code == 200
+    assert "I leave the game" not in bruno.get(f"/t/{table['id']}").text  # the button is gone
+    response = post(client, table, table["bearer"][1], ABANDON)
+    assert response.status_code == 422
+    assert response.get_json() == {"code": "already_left", "error": "You already left the game (number 1 to leave, bonus 6)."}
+    assert version(client, table) == 1
+
+
+def test_rule_4_entering_meadows_for_someone_else_is_403_the_host_may_naming_the_seat(client):
+    table = lobo_table(client)
+    post(client, table, table["host"], END)
+    entry = {"type": "meadows", "meadows": [meadow(5)]}
+    response = post(client, table, table["bearer"][0], {**entry, "seat": 1})
+    assert response.status_code == 403 and response.get_json()["code"] == "not_your_seat"
+    response = post(client, table, table["host"], entry)
+    assert response.status_code == 422
+    assert response.get_json() == {"code": "seat_required", "error": 'Say which seat you are entering for (the "seat" field).'}
+    assert version(client, table) == 1
+    response = post(client, table, table["host"], {**entry, "seat": 1})
+    assert response.status_code == 200
+    assert response.get_json()["state"]["seats"][1]["meadow"] == 5
+    log = client.get(f"/api/tables/{table['id']}/log").get_json()["events"]
+    assert (log[-1]["seat"], log[-1]["by_host"]) == (1, True)
+
+
+def test_rule_4_meadows_before_the_end_through_the_api_change_nothing(client):
+    table = lobo_table(client)
+    response = post(client, table, table["bearer"][0], {"type": "meadows", "meadows": [meadow(5)]})
+    assert response.status_code == 422 and response.get_json()["code"] == "not_ended"
+    assert version(client, table) == 0
+
+
+def test_rule_4_the_host_phone_enters_for_any_seat_and_stays_on_it(client):
+    form_page = client.get("/").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', form_page).group(1)
+    response = client.post("/tables", data={"csrf_token": csrf, "game": "lobo", "player": ["Ana", "Bruno"], "lobo.deal_colors": "on"})
+    table = {"id": response.headers["Location"].split("/")[2]}
+    page = client.get(f"/t/{table['id']}").text
+    assert "Enter for:" in page and "Entering for Ana" in page
+    response = tap(client, table, ABANDON, seat="1")
+    assert response.status_code == 200
+    assert "Entering for Bruno" in response.text  # still on Bruno after entering for him
+    seats = client.get(f"/api/tables/{table['id']}").get_json()["state"]["seats"]
+    assert [seat["left"] for seat in seats] == [None, 1]

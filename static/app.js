@@ -23,7 +23,7 @@
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "composed-die";
-        remove.title = "×";
+        remove.title = composed.dataset.removeTitle;
         remove.appendChild(die);
         remove.addEventListener("click", function () {
           roll.splice(index, 1);
@@ -70,9 +70,22 @@
     });
   }
 
+  // The game log stays as the player left it (open or closed), although every change
+  // replaces the table.
+  function setUpLog(root) {
+    root.querySelectorAll("details.log").forEach(function (log) {
+      const saved = sessionStorage.getItem("companion.log-open");
+      if (saved) log.open = saved === "1";
+      log.addEventListener("toggle", function () {
+        sessionStorage.setItem("companion.log-open", log.open ? "1" : "0");
+      });
+    });
+  }
+
   function setUp(root) {
     root.querySelectorAll("form.composer").forEach(setUpComposer);
     setUpModes(root);
+    setUpLog(root);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -86,6 +99,11 @@
     if (document.hidden && event.detail.elt.classList.contains("poller")) {
       event.preventDefault();
     }
+  });
+  // A refused tap: its sentence must be seen, wherever on the page the player tapped.
+  document.addEventListener("htmx:afterSwap", function () {
+    const refusal = document.querySelector('#table .error[role="alert"]');
+    if (refusal) refusal.scrollIntoView({ block: "nearest" });
   });
   // A tap while a request is in flight must not be sent twice.
   document.addEventListener("htmx:beforeRequest", function (event) {

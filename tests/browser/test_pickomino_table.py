@@ -1,0 +1,348 @@
+"""A Pickomino table played on phones in a real browser (issue 2).
+
+Each test starts the table from the home page form like a host would, opens the players'
+join links in their own browser contexts (their own phones), and plays by tapping.
+The other phones are never reloaded: they must show each change by themselves.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from .conftest import PHONE, SYNC_TIMEOUT_MS
+
+WORM = "worm"
+
+
+# --- what a person does on a phone ---------------------------------------------------------
+class Table:
+    """A table started from the home page: the host's phone and each player's join link."""
+
+    def __init__(self, host: Page, join_links: dict[str, str]):
+        self.host = host
+        self.join_links = join_links
+
+
+def start_table(new_phone, server_url: str, names: list[str]) -> Table:
+    host = new_phone()
+    host.goto(server_url + "/")
+    host.get_by_label("Game").select_option(label="Pickomino (2–7 players)")
+    for position, name in enumerate(names, start=1):
+        host.get_by_label(f"Player {position}", exact=True).fill(name)
+    host.get_by_role("button", name="Start the table").tap()
+    expect(host.get_by_role("heading", name="Everyone scans their own code")).to_be_visible()
+    links = {}
+    for name in names:
+        code = host.locator(".join-code").filter(has=host.locator(".join-name", has_text=re.compile(rf"^{name}$")))
+        links[name] = code.get_by_role("link").get_attribute("href")
+    return Table(host, links)
+
+
+def join(new_phone, table: Table, name: str) -> Page:
+    phone = new_phone()
+    phone.goto(table.join_links[name])
+    expect(phone.locator(".who")).to_have_text(f"You are {name}")
+    # A page that reloads loses this mark: the tests check that it survives every update.
+    phone.evaluate("window.notReloaded = true")
+    return phone
+
+
+def assert_not_reloaded(phone: Page) -> None:
+    assert phone.evaluate("window.notReloaded === true"), "the page was reloaded"
+
+
+def choose_mode(phone: Page, mode: str) -> None:
+    phone.locator(".modes").get_by_text(mode, exact=True).tap()
+
+
+def enter_roll(phone: Page, faces: list) -> None:
+    """Roll by roll: tap the face of every die rolled, then send the roll."""
+    choose_mode(phone, "Roll by roll")
+    panel = phone.locator(".panel-roll")
+    for face in faces:
+        panel.locator(".face-row").get_by_role("button", name=str(face), exact=True).tap()
+    panel.get_by_role("button", name="Enter the roll").tap()
+
+
+def keep(phone: Page, face) -> None:
+    version = table_version(phone)
+    phone.locator("form.keep").get_by_role("button", name=re.compile(rf"^{face} ")).tap()
+    wait_for_new_version(phone, version)
+
+
+def set_aside(phone: Page, face, count: int) -> None:
+    """Quick entry: tap the face set aside, then how many dice."""
+    version = table_version(phone)
+    choose_mode(phone, "Quick")
+    panel = phone.locator(".panel-quick")
+    panel.locator(f'label[for="quick-{face}"]').tap()
+    panel.locator(f'.counts[data-face="{face}"]').get_by_role("button", name=str(count), exact=True).tap()
+    wait_for_new_version(phone, version)
+
+
+def tap(phone: Page, button_name: str) -> None:
+    version = table_version(phone)
+    phone.get_by_role("button", name=button_name).tap()
+    wait_for_new_version(phone, version)
+
+
+def table_version(phone: Page) -> int:
+    return int(phone.locator("#table").get_attribute("data-version"))
+
+
+def wait_for_new_version(phone: Page, old: int) -> None:
+    """The tapping phone's own answer has been swapped in."""
+    expect(phone.locator("#table")).not_to_have_attribute("data-version", str(old))
+
+
+def outcome(phone: Page):
+    return phone.locator(".outcome")
+
+
+def grill_tile(phone: Page, value: int):
+    return phone.locator(".grill .tile", has=phone.locator(".tile-value", has_text=re.compile(rf"^{value}$")))
+
+
+def player_row(phone: Page, name: str):
+    return phone.locator(".players .player", has=phone.locator(".player-name", has_text=re.compile(rf"^{name}$")))
+
+
+def log_lines(phone: Page):
+    log = phone.locator("details.log")
+    if log.get_attribute("open") is None:
+        log.locator("summary").tap()
+    return log.locator("li")
+
+
+def fits_the_phone(phone: Page, shots_dir, name: str) -> None:
+    """Nothing sticks out sideways at 360 px; the screenshot is kept to be looked at."""
+    phone.screenshot(path=str(shots_dir / f"{name}.png"), full_page=True)
+    overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{name}: the page is {overflow}px wider than the {PHONE['viewport']['width']}px phone"
+
+
+def tap_targets_are_large(phone: Page) -> None:
+    """Every visible control on the controls panel is at least 44 px high (a thumb)."""
+    sizes = phone.locator("#controls").evaluate(
+        """controls => [...controls.querySelectorAll('button, label.tab, label.face-choice')]
+             .filter(element => element.offsetParent !== null)
+             .map(element => [element.textContent.trim(), element.getBoundingClientRect().height])"""
+    )
+    small = [(text, height) for text, height in sizes if height < 44]
+    assert sizes and not small, f"tap targets under 44 px: {small}"
+
+
+# --- the tests ---------------------------------------------------------------------------
+def test_start_a_table_from_the_home_page_and_join_on_two_phones(live_server, new_phone, shots_dir):
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    fits_the_phone(table.host, shots_dir, "01-join-codes")
+    assert set(table.join_links) == {"Ana", "Bruno"}
+    assert all(link.startswith(live_server.url + "/j/") for link in table.join_links.values())
+
+    ana = join(new_phone, table, "Ana")
+    bruno = join(new_phone, table, "Bruno")
+
+    expect(ana.locator(".status")).to_have_text("Your turn")
+    expect(bruno.locator(".status")).to_have_text("Ana's turn")
+    expect(player_row(bruno, "Ana")).to_have_class(re.compile(r"\bcurrent\b"))
+    expect(ana.locator("#controls")).to_be_visible()
+    expect(bruno.locator("#controls")).to_have_count(0)  # not his turn: nothing to tap
+    expect(bruno.locator(".grill .tile")).to_have_count(16)
+    expect(bruno.locator(".turn-dice-left")).to_have_text("8")
+    expect(bruno.locator(".turn-worm")).to_have_text("no")
+    fits_the_phone(ana, shots_dir, "02-table-your-turn")
+    fits_the_phone(bruno, shots_dir, "03-table-watching")
+    tap_targets_are_large(ana)
+
+
+def test_rule_1_roll_by_roll_and_quick_entry_by_tapping_show_on_the_other_phone(live_server, new_phone, shots_dir):
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    bruno = join(new_phone, table, "Bruno")
+
+    # Roll by roll: the eight faces rolled, then the face kept.
+    choose_mode(ana, "Roll by roll")
+    panel = ana.locator(".panel-roll")
+    for face in [WORM, WORM, 5, 3, 3, 1, WORM, 2]:
+        panel.locator(".face-row").get_by_role("button", name=str(face), exact=True).tap()
+    expect(panel.locator(".composed-count")).to_have_text("8 / 8")
+    fits_the_phone(ana, shots_dir, "04-roll-composed")
+    panel.get_by_role("button", name="Enter the roll").tap()
+    expect(ana.locator("form.keep")).to_be_visible()
+    expect(bruno.locator(".turn .roll")).to_be_visible(timeout=SYNC_TIMEOUT_MS)
+    fits_the_phone(ana, shots_dir, "05-which-face-to-keep")
+    tap_targets_are_large(ana)
+
+    keep(ana, WORM)
+    expect(bruno.locator(".turn-total")).to_have_text("15", timeout=SYNC_TIMEOUT_MS)
+    expect(bruno.locator(".turn-dice-left")).to_have_text("5")
+    expect(bruno.locator(".turn-worm")).to_have_text("yes")
+    expect(bruno.locator(".kept .group")).to_have_text(["worm×3"])
+
+    # Quick: a face and a count for the next group, then stop.
+    choose_mode(ana, "Quick")
+    ana.locator('.panel-quick label[for="quick-5"]').tap()
+    fits_the_phone(ana, shots_dir, "06-quick-counts")
+    tap_targets_are_large(ana)
+    ana.locator('.counts[data-face="5"]').get_by_role("button", name="3", exact=True).tap()
+    expect(bruno.locator(".turn-total")).to_have_text("30", timeout=SYNC_TIMEOUT_MS)
+    expect(ana.locator(".panel-quick .face-choice.taken")).to_have_count(2)  # worm and 5 are used up
+    fits_the_phone(ana, shots_dir, "07-stop-offered")
+
+    tap(ana, "Stop and take 30")
+    expect(outcome(bruno)).to_have_text("Ana took 30 from the grill.", timeout=SYNC_TIMEOUT_MS)
+    expect(player_row(bruno, "Ana").locator(".tile.small")).to_have_text("30")
+    expect(player_row(bruno, "Ana").locator(".player-score")).to_contain_text("3 worms")
+    expect(grill_tile(bruno, 30)).to_have_count(0)
+    expect(bruno.locator(".status")).to_have_text("Your turn")
+    expect(ana.locator(".status")).to_have_text("Bruno's turn", timeout=SYNC_TIMEOUT_MS)
+    assert_not_reloaded(bruno)
+    assert_not_reloaded(ana)
+    fits_the_phone(bruno, shots_dir, "08-outcome-on-the-other-phone")
+
+
+def test_rule_1_a_roll_with_nothing_new_fails_the_turn_by_itself(live_server, new_phone):
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    bruno = join(new_phone, table, "Bruno")
+
+    set_aside(ana, 4, 4)
+    enter_roll(ana, [4, 4, 4, 4])
+    expect(outcome(bruno)).to_have_text(
+        "Ana failed (no new face in the roll): there was no tile to give back.", timeout=SYNC_TIMEOUT_MS
+    )
+    assert_not_reloaded(bruno)
+
+
+def test_rule_2_failed_turn_returns_the_top_tile_and_turns_the_highest_over(live_server, new_phone, shots_dir):
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    bruno = join(new_phone, table, "Bruno")
+
+    set_aside(ana, WORM, 1)
+    set_aside(ana, 4, 4)
+    tap(ana, "Stop and take 21")
+    expect(bruno.locator(".status")).to_have_text("Your turn", timeout=SYNC_TIMEOUT_MS)
+    set_aside(bruno, WORM, 8)  # all dice set aside: the turn ends by itself, 40 takes 36
+    expect(outcome(ana)).to_have_text("Bruno scored 40 and took 36 from the grill.", timeout=SYNC_TIMEOUT_MS)
+
+    set_aside(ana, 2, 3)
+    tap(ana, "The roll gave nothing new: turn failed")
+    expect(outcome(bruno)).to_have_text(
+        "Ana failed (declared failed): 21 went back to the grill and 35 was turned over.",
+        timeout=SYNC_TIMEOUT_MS,
+    )
+    expect(grill_tile(bruno, 35)).to_have_class(re.compile(r"\bface-down\b"))
+    expect(grill_tile(bruno, 35)).to_contain_text("out")
+    expect(grill_tile(bruno, 21)).not_to_have_class(re.compile(r"\bface-down\b"))
+    expect(player_row(bruno, "Ana").locator(".player-score")).to_contain_text("0 worms")
+    assert_not_reloaded(bruno)
+    fits_the_phone(bruno, shots_dir, "09-face-down-tile")
+
+
+def test_rule_2_choice_between_stealing_and_a_lower_grill_tile(live_server, new_phone, shots_dir):
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    bruno = join(new_phone, table, "Bruno")
+
+    set_aside(ana, WORM, 3)
+    set_aside(ana, 5, 3)
+    tap(ana, "Stop and take 30")
+    expect(bruno.locator(".status")).to_have_text("Your turn", timeout=SYNC_TIMEOUT_MS)
+    set_aside(bruno, WORM, 2)
+    set_aside(bruno, 5, 4)  # 30: Ana's top tile, and 29 is on the grill
+
+    expect(bruno.get_by_role("button", name="Stop and steal 30 from Ana")).to_be_visible()
+    expect(bruno.get_by_role("button", name="Stop and take 29 from the grill instead")).to_be_visible()
+    fits_the_phone(bruno, shots_dir, "10-steal-or-lower-tile")
+
+    tap(bruno, "Stop and take 29 from the grill instead")
+    expect(outcome(ana)).to_have_text(
+        "Bruno scored 30 and took 29 from the grill instead of stealing.", timeout=SYNC_TIMEOUT_MS
+    )
+    expect(player_row(ana, "Ana").locator(".tile.small")).to_have_text("30")
+    expect(player_row(ana, "Bruno").locator(".tile.small")).to_have_text("29")
+
+    # Undone, the same result can steal instead.
+    tap(bruno, "Undo the last action")
+    tap(bruno, "Stop and steal 30 from Ana")
+    expect(outcome(ana)).to_have_text("Bruno stole 30 from Ana.", timeout=SYNC_TIMEOUT_MS)
+    expect(player_row(ana, "Ana").locator(".tile.small")).to_have_text("–")
+    expect(player_row(ana, "Bruno").locator(".player-score")).to_contain_text("3 worms")
+    assert_not_reloaded(ana)
+
+
+def test_a_refused_entry_shows_its_sentence_next_to_the_controls(live_server, new_phone, shots_dir):
+    # The host's phone and Ana's both show Ana's controls. The host enters first, before
+    # Ana's phone has polled: Ana's tap comes from an old page and must be refused.
+    live_server.app.config["POLL_SECONDS"] = 600
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    host = table.host
+    host.get_by_role("link", name="Go to the table").tap()
+    expect(host.locator(".acting-for")).to_have_text("Entering for Ana (you are the host)")
+
+    set_aside(host, WORM, 2)
+    choose_mode(ana, "Quick")
+    ana.locator('.panel-quick label[for="quick-3"]').tap()
+    ana.locator('.counts[data-face="3"]').get_by_role("button", name="2", exact=True).tap()
+
+    error = ana.locator("#controls .error")
+    expect(error).to_have_text(re.compile(r"^The table has moved on since your page was loaded .*nothing was entered\.$"))
+    expect(error).to_be_in_viewport()
+    # The answer already shows the table as it is now: the host's worms, not Ana's 3s.
+    expect(ana.locator(".kept .group")).to_have_text(["worm×2"])
+    expect(ana.locator(".turn-total")).to_have_text("10")
+    fits_the_phone(ana, shots_dir, "11-refused-entry")
+
+    # The next tap, from the fresh page, goes through and clears the sentence.
+    set_aside(ana, 3, 2)
+    expect(ana.locator(".turn-total")).to_have_text("16")
+    expect(error).to_have_count(0)
+
+
+def test_undo_by_the_player_who_acted_marks_the_log(live_server, new_phone, shots_dir):
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    bruno = join(new_phone, table, "Bruno")
+
+    set_aside(ana, WORM, 2)
+    expect(bruno.locator(".turn-total")).to_have_text("10", timeout=SYNC_TIMEOUT_MS)
+    expect(bruno.get_by_role("button", name="Undo the last action")).to_have_count(0)  # not his action
+
+    tap(ana, "Undo the last action")
+    expect(ana.locator(".turn-total")).to_have_text("0")
+    expect(log_lines(ana)).to_have_text(["Ana set aside 2 × worm (undone)"])
+    expect(bruno.locator(".turn-total")).to_have_text("0", timeout=SYNC_TIMEOUT_MS)
+    expect(log_lines(bruno).first).to_contain_text("(undone)")
+    expect(ana.get_by_role("button", name="Undo the last action")).to_have_count(0)  # nothing left to undo
+    assert_not_reloaded(bruno)
+    fits_the_phone(ana, shots_dir, "12-log-with-undone")
+
+
+def test_a_short_game_ends_with_the_ranking_and_the_tiebreak_sentence(live_server, new_phone, shots_dir):
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    phones = {"Ana": join(new_phone, table, "Ana"), "Bruno": join(new_phone, table, "Bruno")}
+
+    # Worm x8 = 40 takes the highest grill tile each turn: Ana 36, 34, … 22 and Bruno
+    # 35, 33, … 21, 20 worms each, so the highest tile breaks the tie.
+    for turn in range(16):
+        name, other = ("Ana", "Bruno") if turn % 2 == 0 else ("Bruno", "Ana")
+        expect(phones[name].locator(".status")).to_have_text("Your turn", timeout=SYNC_TIMEOUT_MS)
+        set_aside(phones[name], WORM, 8)
+        expect(outcome(phones[other])).to_contain_text(f"took {36 - turn} from the grill", timeout=SYNC_TIMEOUT_MS)
+
+    for name, phone in phones.items():
+        expect(phone.locator(".status")).to_have_text("The game is over.", timeout=SYNC_TIMEOUT_MS)
+        ranking = phone.locator(".ranking")
+        expect(ranking.locator(".place .rank-name")).to_have_text(["Ana", "Bruno"])
+        expect(ranking.locator(".place .rank-score")).to_have_text(["20", "20"])
+        expect(ranking.locator(".place-number")).to_have_text(["1", "2"])
+        expect(ranking.locator(".tiebreak")).to_have_text(
+            ["Ana and Bruno tied on 20 worms; the highest tile decided (Ana 36, Bruno 35)."]
+        )
+        expect(phone.locator("#controls")).to_have_count(0)
+        assert_not_reloaded(phone)
+    fits_the_phone(phones["Bruno"], shots_dir, "13-ranking")

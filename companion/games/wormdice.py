@@ -96,6 +96,13 @@ def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None
         return _set_aside(turn, face, count, dice)
     if kind == "stop":
         _no_pending_roll(turn)
+        if not turn["kept"]:
+            # Step 3 offers the stop only after dice were set aside; a stop at the start
+            # would be a misplaced tap that costs the player a tile.
+            raise RuleError(
+                "nothing_set_aside",
+                N_("Set aside dice before you stop: a turn starts by rolling all %(count)s dice.", count=DICE_COUNT),
+            )
         return STOPPED
     if kind == "bust":
         if turn["roll"] is not None and new_faces(turn, turn["roll"]):

@@ -266,6 +266,8 @@ class Table:
             ]
             if taken:
                 mistakes.append(lambda: (seat, {"type": "set_aside", "face": pick(taken), "count": 1}, "face_already_kept"))
+            else:
+                mistakes.append(lambda: (seat, {"type": "stop"}, "nothing_set_aside"))
         else:
             missing = [face for face in FACES if face not in turn["roll"]]
             repeated = [face for face in taken if face in turn["roll"]]

@@ -266,3 +266,8 @@ def test_rule_1_unknown_action_is_refused():
     message = refused(new_game(), 0, {"type": "reroll"}, "unknown_action")
     assert message == "There is no action called reroll in this game."
     refused(new_game(), 0, {"dice": [1]}, "malformed_action", 400)
+
+
+def test_rule_1_3_a_stop_comes_after_setting_dice_aside():
+    message = refused(new_game(), 0, STOP, "nothing_set_aside")
+    assert message == "Set aside dice before you stop: a turn starts by rolling all 8 dice."

@@ -172,6 +172,14 @@ def test_rule_2_choice_declines_a_steal_for_the_lower_grill_tile():
     assert str(GAME.describe_last_turn(state)) == "Ana scored 27 and took 26 from the grill instead of stealing."
 
 
+def test_rule_2_choice_declines_a_steal_on_the_entry_that_ends_the_turn_by_itself():
+    state = arrange(stacks=[[], [27]])
+    for face, count in [(W, 1), (4, 3), (3, 2)]:
+        state = GAME.apply(state, 0, set_aside(face, count))
+    state = GAME.apply(state, 0, {"type": "set_aside", "face": 2, "count": 2, "take": "grill"})  # the 8th die
+    assert state["stacks"] == [[26], [27], []]
+
+
 def test_rule_2_choice_is_only_there_when_a_lower_tile_exists():
     state = arrange(stacks=[[], [27], [21, 22, 23, 24, 25, 26]])
     for face, count in RESULT[27]:

@@ -130,7 +130,10 @@ class Lobo(Game):
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         if options["deal_colors"]:
-            if not isinstance(deal, list) or len(deal) != len(players) or len(set(deal)) != len(deal) or not set(deal) <= set(COLORS):
+            dealt_properly = (
+                isinstance(deal, list) and len(deal) == len(players) == len(set(deal)) and set(deal) <= set(COLORS)
+            )
+            if not dealt_properly:
                 raise ValueError("dealt colours are needed: one distinct colour per player")
             colors = list(deal)
         else:
@@ -153,8 +156,9 @@ class Lobo(Game):
         return [] if self.is_finished(state) else list(range(len(state["seats"])))
 
     def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
-        # "All tiles are placed" is nobody's in particular; every other action is a seat's
-        # own, so the host has to name it.
+        # "All tiles are placed" is nobody's in particular: it is logged under the first
+        # seat, marked as entered by the host. Every other action is a seat's own, so the
+        # host has to name the seat.
         if isinstance(action, dict) and action.get("type") == "end" and not self.is_finished(state):
             return 0
         return None

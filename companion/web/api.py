@@ -33,7 +33,10 @@ def http_error(exc: HTTPException):
         413: ("too_large", N_("The request is too large.")),
     }
     code, text = codes.get(exc.code, ("bad_request", N_("The request could not be understood.")))
-    return error(exc.code or 400, code, text)
+    response, status = error(exc.code or 400, code, text)
+    if getattr(exc, "valid_methods", None):  # a 405 says which methods the address takes
+        response.headers["Allow"] = ", ".join(exc.valid_methods)
+    return response, status
 
 
 def body(optional: bool = False) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from ..db import get_db
 from ..games import GAMES
 from ..games.text import N_
 from ..i18n import render
+from . import api
 from . import session as phone
 from .links import join_url, qr_svg
 
@@ -34,7 +35,7 @@ def template_helpers() -> dict[str, Any]:
 @bp.app_errorhandler(HTTPException)
 def http_error(exc: HTTPException):
     if request.path.startswith("/api/"):
-        return exc  # the API blueprint answers in JSON
+        return api.http_error(exc)  # in JSON; routing errors never reach the API blueprint's own handler
     messages = {
         400: N_("That request could not be understood. Reload the page and try again."),
         403: N_("This phone is not allowed to do that."),

@@ -228,3 +228,17 @@ def test_poll_at_an_old_version_answers_the_fresh_fragment(api, client, table):
 
 def test_poll_of_an_unknown_table_is_404(client):
     assert client.get("/t/ZZZZZZ/poll?v=0").status_code == 404
+
+
+# --- addresses the API does not have -------------------------------------------------------
+def test_unknown_api_address_answers_404_in_json(client, table):
+    assert_error(client.get("/api/nothing"), 404, "not_found")
+    assert_error(client.post(f"/api/tables/{table.id}/action", json={"type": "stop"}), 404, "not_found")
+
+
+def test_wrong_method_answers_405_in_json_with_the_methods_allowed(client, table):
+    response = client.get("/api/tables")
+
+    assert_error(response, 405, "method_not_allowed")
+    assert "POST" in response.headers["Allow"]
+    assert_error(client.delete(f"/api/tables/{table.id}"), 405, "method_not_allowed")

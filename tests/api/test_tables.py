@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from companion import service
-from companion.games import base
+from companion.games import GAMES, base
 
 from api_client import FULL_ROLL, assert_error, bearer
 
@@ -62,6 +62,37 @@ def test_create_table_takes_the_options_given(api):
     table = api.create(options={"flip_when_empty": True})
 
     assert api.state(table)["options"] == {"alternative_return": False, "flip_when_empty": True}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_create_table_for_every_game_at_both_ends_of_its_player_range(api, game):
+    for count in (GAMES[game].min_players, GAMES[game].max_players):
+        players = [f"Player {n}" for n in range(count)]
+
+        table = api.create(players=players, game=game)
+
+        state = api.state(table)
+        assert state["game"] == game
+        assert state["status"] == "playing"
+        assert [player["name"] for player in state["players"]] == players
+        assert len(table.tokens) == count
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_create_table_outside_the_games_player_range_is_422(app, client, game):
+    for count in (GAMES[game].min_players - 1, GAMES[game].max_players + 1):
+        response = client.post("/api/tables", json={"game": game, "players": [f"P{n}" for n in range(count)]})
+
+        assert_error(response, 422, "player_count")
+    assert count_tables(app) == 0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_create_table_with_an_option_the_game_lacks_is_422(app, client, game):
+    response = client.post("/api/tables", json={"game": game, "players": ["Ana", "Bruno"], "options": {"turbo": True}})
+
+    assert_error(response, 422, "unknown_option")
+    assert count_tables(app) == 0
 
 
 @pytest.mark.parametrize(
@@ -177,6 +208,19 @@ def test_get_table_with_another_tables_token_is_401(api, table):
 
 def test_get_table_with_a_token_not_sent_as_bearer_is_401(client, table):
     response = client.get(f"/api/tables/{table.id}", headers={"Authorization": f"Token {table.seat(0)}"})
+
+    assert_error(response, 401, "unknown_token")
+
+
+# --- GET /api/tables/<id>/log ----------------------------------------------------------------
+def test_log_of_a_new_table_is_empty(api, table):
+    assert api.log(table) == []
+
+
+def test_log_with_another_tables_token_is_401(api, client, table):
+    other = api.create(players=["Dora", "Ema"])
+
+    response = client.get(f"/api/tables/{table.id}/log", headers=bearer(other.seat(0)))
 
     assert_error(response, 401, "unknown_token")
 

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from .conftest import PHONE, SYNC_TIMEOUT_MS
 
 WORM = "worm"
+GREEN, YELLOW = "rgb(63, 170, 90)", "rgb(242, 207, 58)"  # plates of seats 0 and 1 (static/app.css)
 
 
 def start_table(new_phone, server_url: str, names: list[str], spot_worms: dict[int, int]) -> dict[str, str]:
@@ -66,6 +67,11 @@ def player_row(phone: Page, name: str):
     return phone.locator(".players .player", has=phone.locator(".player-name", has_text=re.compile(rf"^{name}$")))
 
 
+def marker_colour(element) -> str:
+    """The colour of the dot that marks a player's name outside the board."""
+    return element.evaluate("element => getComputedStyle(element, '::before').backgroundColor")
+
+
 def fits_the_phone(phone: Page, shots_dir, name: str) -> None:
     """Nothing sticks out sideways at 360 px; the screenshot is kept to be looked at."""
     phone.screenshot(path=str(shots_dir / f"{name}.png"), full_page=True)
@@ -111,6 +117,10 @@ def test_rule_3_a_steal_is_seen_on_the_victims_phone(live_server, new_phone, sho
     expect(bruno_row).to_contain_text("5 worms")
     expect(bruno_row).to_contain_text("9 plates in hand")
     expect(ana.locator(".status")).to_have_text("Your turn")
+    # Each player's plate colour marks them outside the grill too: Ana green, Bruno yellow.
+    assert marker_colour(ana.locator(".who")) == GREEN
+    assert marker_colour(bruno.locator(".status")) == GREEN  # "Ana's turn"
+    assert marker_colour(ana.locator("details.log li").first) == YELLOW  # Bruno's stop
     assert ana.evaluate("window.notReloaded === true"), "the victim's page was reloaded"
     fits_the_phone(ana, shots_dir, "bbq-03-victim-after-the-steal")
 

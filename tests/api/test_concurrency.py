@@ -266,3 +266,27 @@ def test_many_phones_on_several_tables_lose_and_duplicate_no_update(live_server)
         assert any(o.status == 200 for o in outcomes)
         check_table(live_server.app, live_server, created, outcomes)
 
+
+
+def test_tables_created_at_the_same_moment_are_all_distinct(live_server):
+    start = threading.Barrier(12)
+
+    def create(number: int) -> requests.Response:
+        with requests.Session() as http:
+            http.get(live_server.url + "/api/tables/ZZZZZZ", timeout=HTTP_TIMEOUT)  # connection open before the start
+            start.wait()
+            return http.post(
+                live_server.url + "/api/tables",
+                json={"game": "pickomino", "players": [f"Ana {number}", f"Bruno {number}"]},
+                timeout=HTTP_TIMEOUT,
+            )
+
+    with ThreadPoolExecutor(12) as pool:
+        responses = list(pool.map(create, range(12)))
+
+    assert [r.status_code for r in responses] == [201] * 12
+    created = [json_of(r) for r in responses]
+    assert len({c["id"] for c in created}) == 12
+    for number, table in enumerate(created):
+        state = json_of(requests.get(table_url(live_server, table["id"]), timeout=HTTP_TIMEOUT))
+        assert [p["name"] for p in state["players"]] == [f"Ana {number}", f"Bruno {number}"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import requests
 from playwright.sync_api import Page, expect
 
 from .conftest import PHONE, SYNC_TIMEOUT_MS
@@ -325,16 +326,19 @@ def test_undo_by_the_player_who_acted_marks_the_log(live_server, new_phone, shot
 def test_a_short_game_ends_with_the_ranking_and_the_tiebreak_sentence(live_server, new_phone, shots_dir):
     table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
     phones = {"Ana": join(new_phone, table, "Ana"), "Bruno": join(new_phone, table, "Bruno")}
+    host = table.host
+    host.get_by_role("link", name="Go to the table").tap()
 
-    # Worm x8 = 40 takes the highest grill tile each turn: Ana 36, 34, … 22 and Bruno
-    # 35, 33, … 21, 20 worms each, so the highest tile breaks the tie.
+    # The host enters every turn (as for players without a phone), so no turn waits for a
+    # phone to poll. Worm x8 = 40 takes the highest grill tile each turn: Ana 36, 34, … 22
+    # and Bruno 35, 33, … 21, 20 worms each, so the highest tile breaks the tie.
     for turn in range(16):
-        name, other = ("Ana", "Bruno") if turn % 2 == 0 else ("Bruno", "Ana")
-        expect(phones[name].locator(".status")).to_have_text("Your turn", timeout=SYNC_TIMEOUT_MS)
-        set_aside(phones[name], WORM, 8)
-        expect(outcome(phones[other])).to_contain_text(f"took {36 - turn} from the grill", timeout=SYNC_TIMEOUT_MS)
+        name = "Ana" if turn % 2 == 0 else "Bruno"
+        expect(host.locator(".acting-for")).to_have_text(f"Entering for {name} (you are the host)")
+        set_aside(host, WORM, 8)
+        expect(outcome(host)).to_contain_text(f"{name} scored 40 and took {36 - turn} from the grill.")
 
-    for name, phone in phones.items():
+    for phone in [host, *phones.values()]:
         expect(phone.locator(".status")).to_have_text("The game is over.", timeout=SYNC_TIMEOUT_MS)
         ranking = phone.locator(".ranking")
         expect(ranking.locator(".place .rank-name")).to_have_text(["Ana", "Bruno"])
@@ -344,5 +348,51 @@ def test_a_short_game_ends_with_the_ranking_and_the_tiebreak_sentence(live_serve
             ["Ana and Bruno tied on 20 worms; the highest tile decided (Ana 36, Bruno 35)."]
         )
         expect(phone.locator("#controls")).to_have_count(0)
+    for phone in phones.values():
         assert_not_reloaded(phone)
+        expect(log_lines(phone)).to_have_count(16)
+        expect(log_lines(phone).first).to_have_text("Bruno set aside 8 × worm (entered by the host)")
     fits_the_phone(phones["Bruno"], shots_dir, "13-ranking")
+
+
+def test_seven_players_with_the_longest_names_fit_a_360px_phone(live_server, new_phone, shots_dir):
+    # Set up through the JSON API: this test is about the page's layout, not the taps.
+    names = [
+        "Wolfeschlegelsteinhausen",  # 24 letters without a space: the worst case
+        "Maria da Conceição Silva",
+        "Bartholomew Fitzgerald",
+        "Ana",
+        "Bruno",
+        "Caio",
+        "Dora",
+    ]
+    created = live_server.create(players=names)
+    host = {"Authorization": f"Bearer {created['host_token']}"}
+    actions_url = f"{live_server.url}/api/tables/{created['id']}/actions"
+
+    def act(action) -> dict:
+        response = requests.post(actions_url, json=action, headers=host)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    for _ in range(9):
+        act({"type": "set_aside", "face": WORM, "count": 8})
+    act({"type": "set_aside", "face": WORM, "count": 2})
+    act({"type": "set_aside", "face": 4, "count": 3})
+
+    longest = new_phone()
+    longest.goto(created["seats"][0]["join_url"])
+    expect(longest.locator(".who")).to_have_text("You are Wolfeschlegelsteinhausen")
+    expect(longest.locator(".players .player")).to_have_count(7)
+    fits_the_phone(longest, shots_dir, "14-seven-long-names")
+
+    current = new_phone()
+    current.goto(created["seats"][2]["join_url"])
+    expect(current.locator(".status")).to_have_text("Your turn")
+    fits_the_phone(current, shots_dir, "15-seven-long-names-your-turn")
+
+    act({"type": "stop"})
+    while act({"type": "set_aside", "face": WORM, "count": 8})["status"] != "finished":
+        pass
+    expect(longest.locator(".ranking .place")).to_have_count(7, timeout=SYNC_TIMEOUT_MS)
+    fits_the_phone(longest, shots_dir, "16-seven-long-names-ranking")

@@ -322,6 +322,17 @@ def test_undo_by_the_player_who_acted_marks_the_log(live_server, new_phone, shot
     assert_not_reloaded(bruno)
     fits_the_phone(ana, shots_dir, "12-log-with-undone")
 
+    # The host may undo any player's action.
+    set_aside(ana, 3, 1)
+    host = table.host
+    host.get_by_role("link", name="Go to the table").tap()
+    tap(host, "Undo the last action")
+    expect(log_lines(ana)).to_have_text(
+        ["Ana set aside 1 × 3 (undone)", "Ana set aside 2 × worm (undone)"], timeout=SYNC_TIMEOUT_MS
+    )
+    expect(ana.locator(".kept")).to_contain_text("No dice set aside yet.")
+    assert_not_reloaded(ana)
+
 
 def test_a_short_game_ends_with_the_ranking_and_the_tiebreak_sentence(live_server, new_phone, shots_dir):
     table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])

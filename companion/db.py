@@ -51,6 +51,18 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_tables ADD COLUMN deal TEXT;
     """,
+    # What a player set up once and their next tables start from (a copied score sheet),
+    # by player name (case-folded) and game.
+    """
+    CREATE TABLE player_memories (
+        name_key TEXT NOT NULL,
+        game TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (name_key, game, key)
+    );
+    """,
 ]
 
 

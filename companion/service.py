@@ -135,6 +135,7 @@ def create_table(db, slug: Any, players: Any, options: Any) -> Created:
     try:
         effective = game.effective_options(options)
         deal = game.deal(names, effective, random.SystemRandom())
+        effective = game.recall(effective, deal, store.player_memories(db, game.slug, names))
         state = game.setup(names, effective, deal)
     except RuleError as error:
         raise ServiceError.from_rule(error) from None
@@ -145,6 +146,8 @@ def create_table(db, slug: Any, players: Any, options: Any) -> Created:
         try:
             with store.write(db):
                 store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens)
+                for seat, entries in game.memories(effective, deal).items():
+                    store.remember(db, game.slug, names[seat], entries)
             break
         except sqlite3.IntegrityError:
             continue  # the id was taken: draw another

@@ -56,6 +56,28 @@ def insert_table(
     )
 
 
+def player_memories(db, game: str, names: list[str]) -> list[dict[str, Any]]:
+    """Per name, what that player kept from earlier tables of `game`: {key: value}."""
+    return [
+        {
+            key: json.loads(value)
+            for key, value in db.execute(
+                "SELECT key, value FROM player_memories WHERE name_key = ? AND game = ?", [name.casefold(), game]
+            )
+        }
+        for name in names
+    ]
+
+
+def remember(db, game: str, name: str, entries: dict[str, Any]) -> None:
+    for key, value in entries.items():
+        db.execute(
+            "INSERT INTO player_memories (name_key, game, key, value, updated_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (name_key, game, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            [name.casefold(), game, key, json.dumps(value), now()],
+        )
+
+
 def table_row(db, table_id: str) -> dict[str, Any] | None:
     row = db.execute("SELECT * FROM game_tables WHERE id = ?", [table_id]).fetchone()
     if row is None:

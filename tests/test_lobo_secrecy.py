@@ -21,6 +21,8 @@ COLOR_WORD = re.compile(r"\b(red|blue|yellow|black)\b")
 # The recorded-colour form offers all four colours to every seat: it is checked apart.
 CHOOSE_FORM = re.compile(r'<form class="lobo-choose".*?</form>', re.S)
 CHOSEN_BUTTON = re.compile(r"flock-choice flock-(\w+) chosen")
+# The start form's options of the other games (Twenty One's die colours) are no Lobo secret.
+OTHER_GAMES_OPTIONS = re.compile(r'<fieldset class="options" data-game="(?!lobo")[^"]*">.*?</fieldset>', re.S)
 
 
 @dataclass
@@ -91,7 +93,7 @@ class LoboTable:
             ("page", client.get(f"/t/{self.id}").text),
             ("poll", client.get(f"/t/{self.id}/poll?v=-1", headers={"HX-Request": "true"}).text),
             ("join screen", client.get(f"/t/{self.id}/join").text),
-            ("home", client.get("/").text),
+            ("home", OTHER_GAMES_OPTIONS.sub("", client.get("/").text)),
         ]
 
     def assert_secret(self, viewer: Viewer, label: str, text: str) -> None:

@@ -6,5 +6,6 @@ from .base import Game
 from .barbecue import Barbecue
 from .lobo import Lobo
 from .pickomino import Pickomino
+from .twentyone import TwentyOne
 
-GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(), Barbecue(), Lobo())}
+GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(), Barbecue(), Lobo(), TwentyOne())}

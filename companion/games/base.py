@@ -139,6 +139,15 @@ class Game:
         form's other fields (typed numbers, ticked boxes) by games that need them."""
         return action
 
+    def memories(self, options: dict[str, Any], deal: Any) -> dict[int, dict[str, Any]]:
+        """What a seat's player set up at this table that their next tables on this server
+        start from, by seat as {key: value} (Twenty One's copied sheets); most games keep none."""
+        return {}
+
+    def recall(self, options: dict[str, Any], deal: Any, memories: list[dict[str, Any]]) -> dict[str, Any]:
+        """`options` completed from `memories`, what each seat's player kept at earlier tables."""
+        return options
+
     def actors(self, state: dict[str, Any]) -> list[int]:
         """The seats that may act now (several at once in simultaneous games)."""
         seat = self.current_seat(state)

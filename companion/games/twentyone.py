@@ -1,0 +1,568 @@
+"""Twenty One: RULES.md §5. A roll-and-write game: one player rolls, every player writes.
+
+Each seat has a sheet of five rows; a row has six fields, one per die colour, showing the
+numbers 6..1 from left to right. A round: the active seat rolls (and may re-roll once,
+the 1s staying), then every seat either enters dice into its current row or crosses out
+that row's leftmost empty field. `waiting_for` lists the seats that have not done so yet;
+when it is empty the next seat clockwise rolls.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .base import Game, Option, rank
+from .errors import MalformedAction, RuleError
+from .text import N_, Text, join_names
+
+COLORS = ("white", "black", "red", "blue", "yellow", "green")
+COLOR_NAMES = {
+    "white": N_("white"),
+    "black": N_("black"),
+    "red": N_("red"),
+    "blue": N_("blue"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+}
+FIELD_NUMBERS = (6, 5, 4, 3, 2, 1)  # the number printed on each field of a row, left to right
+ROWS = 5
+HIT_BONUS = (0, 1, 3, 6, 10, 15, 21)  # by the number of hits in a full row
+DIE_FACES = range(1, 7)
+STAYING_FACE = 1  # a re-roll leaves every die that shows 1
+
+# The companion's own sheets (the printed colour orders are not public). Found by a small
+# search and kept as data: every row is a permutation of the colours; on each sheet the
+# five numbers a colour sits on sum to 16..19; and for every row and field the six sheets
+# hold six different colours, so one roll favours different players.
+SHEET_LAYOUTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "A": (
+        ("yellow", "green", "red", "white", "black", "blue"),
+        ("blue", "white", "black", "green", "yellow", "red"),
+        ("yellow", "blue", "black", "white", "red", "green"),
+        ("red", "black", "green", "yellow", "white", "blue"),
+        ("green", "blue", "white", "red", "black", "yellow"),
+    ),
+    "B": (
+        ("red", "blue", "white", "yellow", "green", "black"),
+        ("white", "black", "blue", "red", "green", "yellow"),
+        ("green", "yellow", "red", "black", "white", "blue"),
+        ("black", "yellow", "white", "green", "blue", "red"),
+        ("blue", "green", "red", "white", "yellow", "black"),
+    ),
+    "C": (
+        ("green", "yellow", "blue", "black", "white", "red"),
+        ("black", "blue", "white", "yellow", "red", "green"),
+        ("red", "black", "yellow", "blue", "green", "white"),
+        ("green", "white", "red", "blue", "black", "yellow"),
+        ("red", "white", "yellow", "black", "blue", "green"),
+    ),
+    "D": (
+        ("white", "black", "yellow", "red", "blue", "green"),
+        ("red", "yellow", "green", "white", "blue", "black"),
+        ("blue", "green", "white", "red", "black", "yellow"),
+        ("blue", "red", "yellow", "black", "green", "white"),
+        ("black", "yellow", "green", "blue", "white", "red"),
+    ),
+    "E": (
+        ("black", "white", "green", "blue", "red", "yellow"),
+        ("green", "red", "yellow", "blue", "black", "white"),
+        ("white", "red", "green", "yellow", "blue", "black"),
+        ("white", "blue", "black", "red", "yellow", "green"),
+        ("yellow", "black", "blue", "green", "red", "white"),
+    ),
+    "F": (
+        ("blue", "red", "black", "green", "yellow", "white"),
+        ("yellow", "green", "red", "black", "white", "blue"),
+        ("black", "white", "blue", "green", "yellow", "red"),
+        ("yellow", "green", "blue", "white", "red", "black"),
+        ("white", "red", "black", "yellow", "green", "blue"),
+    ),
+}
+LETTERS = tuple(SHEET_LAYOUTS)
+
+
+def color_name(color: str) -> Text:
+    return COLOR_NAMES[color]
+
+
+def listing(items: list[Text]) -> Text:
+    """"white", "white and red", "white, red and blue", each part translated."""
+    if len(items) == 1:
+        return items[0]
+    head = items[0]
+    for item in items[1:-1]:
+        head = N_("%(head)s, %(next)s", head=head, next=item)
+    return N_("%(head)s and %(last)s", head=head, last=items[-1])
+
+
+# --- options ------------------------------------------------------------------------------
+# Both options are per seat, in seat order; seats without an entry (null, or beyond the
+# list) get a dealt sheet and its own colours. The start form sends maps instead of
+# lists: {"<seat>": letter} and {"<seat>.<row>.<field>": colour}.
+def seat_map_to_list(value: dict[str, Any], option: str) -> list[Any]:
+    entries: dict[int, Any] = {}
+    for key, entry in value.items():
+        seat = key.split(".", 1)[0]
+        if not seat.isdecimal():
+            raise MalformedAction(N_("The option %(option)s is a list with one entry per player.", option=option))
+        entries[int(seat)] = entry
+    return [entries.get(seat) for seat in range(max(entries, default=-1) + 1)]
+
+
+def check_sheets(value: Any) -> list[str | None] | None:
+    """`sheets`: a different letter A..F per seat."""
+    if isinstance(value, dict):
+        value = [letter or None for letter in seat_map_to_list(value, "sheets")]  # "" on the form: dealt
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(letter is None or isinstance(letter, str) for letter in value):
+        raise MalformedAction(N_("The option sheets is a list with one sheet letter (A to F) per player."))
+    if not any(value):
+        return None
+    for letter in value:
+        if letter is not None and letter not in SHEET_LAYOUTS:
+            raise RuleError("unknown_sheet", N_("There is no sheet %(letter)s: the sheets are A to F.", letter=letter))
+    chosen = [letter for letter in value if letter is not None]
+    for letter in chosen:
+        if chosen.count(letter) > 1:
+            raise RuleError(
+                "duplicate_sheet",
+                N_("Sheet %(letter)s is given twice: every player needs a different sheet.", letter=letter),
+            )
+    return list(value)
+
+
+def check_layout(layout: Any, player: int) -> list[list[str]]:
+    """One copied sheet: five rows, each the six colours once, left to right."""
+    shape = N_("A copied sheet is five rows of the six colour names, left to right.")
+    if not isinstance(layout, list) or not all(isinstance(row, list) for row in layout):
+        raise MalformedAction(shape)
+    if len(layout) != ROWS:
+        raise RuleError("invalid_layout", N_("The copied sheet of player %(player)s needs five rows.", player=player))
+    for index, row in enumerate(layout, start=1):
+        if not all(isinstance(color, str) for color in row):
+            raise MalformedAction(shape)
+        unknown = [color for color in row if color not in COLORS]
+        if unknown:
+            raise RuleError("invalid_layout", N_("%(color)s is not a die colour.", color=unknown[0]))
+        if sorted(row) != sorted(COLORS):
+            raise RuleError(
+                "invalid_layout",
+                N_(
+                    "Row %(row)s of the copied sheet of player %(player)s needs each of the six colours once.",
+                    row=index, player=player,
+                ),
+            )
+    return [list(row) for row in layout]
+
+
+def layout_from_form(fields: dict[str, Any]) -> list[list[Any]]:
+    """The colours tapped for one seat, {"<row>.<field>": colour}; untapped fields are left
+    out, so an unfinished row is refused with the sentence for it."""
+    return [
+        [fields[key] for position in range(len(FIELD_NUMBERS)) if (key := f"{row}.{position}") in fields]
+        for row in range(ROWS)
+    ]
+
+
+def check_layouts(value: Any) -> list[list[list[str]] | None] | None:
+    """`sheet_layouts`: per seat null (the sheet's own colours) or a copied sheet."""
+    if isinstance(value, dict):
+        by_seat: dict[str, dict[str, Any]] = {}
+        for key, color in value.items():
+            seat, _, field = key.partition(".")
+            by_seat.setdefault(seat, {})[field] = color
+        value = seat_map_to_list({seat: layout_from_form(fields) for seat, fields in by_seat.items()}, "sheet_layouts")
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise MalformedAction(N_("The option sheet_layouts is a list with, per player, null or a copied sheet."))
+    if not any(value):
+        return None
+    return [None if layout is None else check_layout(layout, seat + 1) for seat, layout in enumerate(value)]
+
+
+def per_seat(value: list | None, players: int, option: str) -> list:
+    """An option's entries, one per seat: missing ones are None."""
+    value = value or []
+    if len(value) > players:
+        raise RuleError(
+            "option_per_seat",
+            N_("The option %(option)s has more entries than there are players (%(count)s).", option=option, count=players),
+        )
+    return list(value) + [None] * (players - len(value))
+
+
+# --- the sheet ------------------------------------------------------------------------------
+def new_sheet(seat: int, letter: str, layout, copied: bool) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "letter": letter,
+        "copied": copied,
+        "row": 0,
+        "total": 0,
+        "rows": [
+            {
+                "score": None,
+                "hits": 0,
+                "fields": [
+                    {"color": color, "value": number, "entry": None, "crossed": False, "hit": False}
+                    for color, number in zip(colors, FIELD_NUMBERS)
+                ],
+            }
+            for colors in layout
+        ],
+    }
+
+
+def is_used(field: dict[str, Any]) -> bool:
+    return field["entry"] is not None or field["crossed"]
+
+
+def row_points(row: dict[str, Any]) -> int:
+    """Entries plus the hit bonus: how a full row scores, and an unfinished one at the end."""
+    return sum(field["entry"] or 0 for field in row["fields"]) + HIT_BONUS[row["hits"]]
+
+
+def score_row(sheet: dict[str, Any], index: int) -> None:
+    row = sheet["rows"][index]
+    row["score"] = row_points(row)
+    sheet["total"] = sum(row["score"] or 0 for row in sheet["rows"])
+
+
+def fits(field: dict[str, Any], value: int) -> bool:
+    return not is_used(field) and value <= field["value"]
+
+
+class TwentyOne(Game):
+    slug = "twenty-one"
+    title = N_("Twenty One")
+    min_players = 2
+    max_players = 6
+    colors = COLORS
+    color_names = COLOR_NAMES
+    letters = LETTERS
+    rows = ROWS
+    field_numbers = FIELD_NUMBERS
+    die_faces = DIE_FACES
+    staying_face = STAYING_FACE
+    options = (
+        Option(
+            "sheets",
+            None,
+            N_("Sheets"),
+            N_("Which sheet (A to F) each player writes on; the ones not chosen are dealt."),
+            check_sheets,
+        ),
+        Option(
+            "sheet_layouts",
+            None,
+            N_("Printed sheets"),
+            N_("Playing with the printed block? Copy the colours of your sheet once, row by row; the companion remembers them for your next tables."),
+            check_layouts,
+        ),
+    )
+
+    # --- setting up ---------------------------------------------------------------------
+    def deal(self, players: list[str], options: dict[str, Any], rng: random.Random) -> list[str]:
+        """A different sheet for every seat: the chosen ones, the others drawn."""
+        chosen = per_seat(options["sheets"], len(players), "sheets")
+        free = [letter for letter in LETTERS if letter not in chosen]
+        rng.shuffle(free)
+        return [letter if letter is not None else free.pop() for letter in chosen]
+
+    def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
+        if deal is None:  # no shell drew the sheets: the chosen ones, the others in order
+            chosen = per_seat(options["sheets"], len(players), "sheets")
+            free = [letter for letter in LETTERS if letter not in chosen]
+            deal = [letter if letter is not None else free.pop(0) for letter in chosen]
+        copied = per_seat(options["sheet_layouts"], len(players), "sheet_layouts")
+        return {
+            "players": list(players),
+            "round": 1,
+            "active": 0,
+            "roll": None,
+            "first_roll": None,
+            "rerolled": False,
+            "waiting_for": list(range(len(players))),
+            "finished": False,
+            "sheets": [
+                new_sheet(seat, letter, copied[seat] or SHEET_LAYOUTS[letter], copied[seat] is not None)
+                for seat, letter in enumerate(deal)
+            ],
+        }
+
+    def memories(self, options: dict[str, Any], deal: Any) -> dict[int, dict[str, Any]]:
+        """A copied sheet is remembered for its player, under its letter."""
+        copied = options["sheet_layouts"] or []
+        return {seat: {deal[seat]: layout} for seat, layout in enumerate(copied) if layout is not None}
+
+    def recall(self, options: dict[str, Any], deal: Any, memories: list[dict[str, Any]]) -> dict[str, Any]:
+        """Seats without a copied sheet get the one their player copied earlier for that letter."""
+        copied = per_seat(options["sheet_layouts"], len(deal), "sheet_layouts")
+        for seat, letter in enumerate(deal):
+            if copied[seat] is None and letter in memories[seat]:
+                copied[seat] = memories[seat][letter]
+        return {**options, "sheet_layouts": copied if any(copied) else options["sheet_layouts"]}
+
+    # --- reading the state --------------------------------------------------------------
+    def is_finished(self, state: dict[str, Any]) -> bool:
+        return state["finished"]
+
+    def current_seat(self, state: dict[str, Any]) -> int | None:
+        """The active seat: the one who rolls this round."""
+        return None if state["finished"] else state["active"]
+
+    def actors(self, state: dict[str, Any]) -> list[int]:
+        if state["finished"]:
+            return []
+        if state["roll"] is None:
+            return [state["active"]]
+        return list(state["waiting_for"])
+
+    def seat_of_move(self, state: dict[str, Any]) -> int | None:
+        """The host acts for the roller while they may still act, else for the first seat waiting."""
+        actors = self.actors(state)
+        if not actors:
+            return None
+        return state["active"] if state["active"] in actors else actors[0]
+
+    def scores(self, state: dict[str, Any]) -> list[int]:
+        return [sheet["total"] for sheet in state["sheets"]]
+
+    def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """Everything is public: the rules let anyone look at the other sheets."""
+        return {
+            "round": state["round"],
+            "roll": state["roll"],
+            "first_roll": state["first_roll"],
+            "rerolled": state["rerolled"],
+            "waiting_for": state["waiting_for"],
+            "sheets": state["sheets"],
+        }
+
+    def targets(self, state: dict[str, Any], seat: int) -> dict[str, dict[str, Any]]:
+        """For each die of the roll that fits the seat's current row: the field it would go to."""
+        sheet = state["sheets"][seat]
+        if state["roll"] is None or sheet["row"] >= ROWS:
+            return {}
+        fields = {field["color"]: field for field in sheet["rows"][sheet["row"]]["fields"]}
+        return {color: fields[color] for color, value in state["roll"].items() if fits(fields[color], value)}
+
+    def action_from_form(self, action: dict[str, Any], form) -> dict[str, Any]:
+        """A roll is tapped as one face per die (fields die-<colour>); the dice to enter are
+        ticked boxes named pick. Anything else goes to the engine as sent, to be refused there."""
+        kind = action.get("type")
+        if kind in ("roll", "reroll") and "dice" not in action:
+            dice = {}
+            for color in COLORS:
+                tapped = form.get(f"die-{color}", "")
+                if tapped:
+                    dice[color] = int(tapped) if tapped.isdecimal() else tapped
+            return {**action, "dice": dice}
+        picks = form.getlist("pick")
+        if kind == "enter" and "colors" not in action:
+            return {**action, "colors": picks}
+        if kind == "cross" and picks:
+            return {**action, "colors": picks}  # refused: entering and crossing together
+        return action
+
+    # --- actions ------------------------------------------------------------------------
+    def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        if state["finished"]:
+            raise RuleError("game_over", N_("The game is over."))
+        kind = action["type"]
+        if kind == "roll":
+            self._roll(state, seat, action)
+        elif kind == "reroll":
+            self._reroll(state, seat, action)
+        elif kind == "enter":
+            self._enter(state, seat, action)
+        elif kind == "cross":
+            self._cross(state, seat, action)
+        else:
+            raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=kind))
+
+    def _require_roller(self, state: dict[str, Any], seat: int) -> None:
+        if seat != state["active"]:
+            raise RuleError(
+                "not_your_turn",
+                N_("%(name)s rolls the dice this round, not you.", name=state["players"][state["active"]]),
+                status=403,
+            )
+
+    def _roll(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        self._require_roller(state, seat)
+        if state["roll"] is not None:
+            raise RuleError("already_rolled", N_("The dice are already rolled this round: now everyone writes."))
+        state["roll"] = parse_dice(action)
+
+    def _reroll(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        self._require_roller(state, seat)
+        if state["roll"] is None:
+            raise RuleError("no_roll", N_("Roll the dice before re-rolling them."))
+        if state["rerolled"]:
+            raise RuleError("already_rerolled", N_("The dice can be re-rolled only once a round."))
+        if len(state["waiting_for"]) < len(state["players"]):
+            raise RuleError("reroll_after_entry", N_("Someone has already written this roll down: it can no longer be re-rolled."))
+        dice = parse_dice(action)
+        for color in COLORS:
+            if state["roll"][color] == STAYING_FACE and dice[color] != STAYING_FACE:
+                raise RuleError(
+                    "ones_stay",
+                    N_("The %(color)s die showed 1: a 1 stays and is not re-rolled.", color=color_name(color)),
+                )
+        state["first_roll"] = state["roll"]
+        state["roll"] = dice
+        state["rerolled"] = True
+
+    def _require_writer(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """The checks entering and crossing share; returns the seat's current row."""
+        if state["roll"] is None:
+            raise RuleError(
+                "no_roll",
+                N_("Wait for %(name)s to roll the dice.", name=state["players"][state["active"]]),
+            )
+        if seat not in state["waiting_for"]:
+            raise RuleError("already_written", N_("You have already written on your sheet this round: wait for the next roll."))
+        sheet = state["sheets"][seat]
+        seen_row = action.get("row")
+        if seen_row is not None:
+            if isinstance(seen_row, bool) or not isinstance(seen_row, int):
+                raise MalformedAction(N_("row must be a whole number."))
+            if seen_row != sheet["row"]:
+                raise RuleError(
+                    "not_current_row",
+                    N_("Only your current row, row %(row)s, can be written in this round.", row=sheet["row"] + 1),
+                )
+        seen_roll = action.get("roll")
+        if seen_roll is not None and seen_roll != state["roll"]:
+            raise RuleError(
+                "roll_changed",
+                N_("The dice were re-rolled after your page showed them: nothing was written. Look at the new roll."),
+                status=409,
+            )
+        return sheet["rows"][sheet["row"]]
+
+    def _enter(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        row = self._require_writer(state, seat, action)
+        colors = action.get("colors")
+        if not isinstance(colors, list) or not all(isinstance(color, str) for color in colors):
+            raise MalformedAction(N_('"colors" is the list of the dice colours to enter.'))
+        if not colors:
+            raise RuleError("nothing_to_enter", N_("Choose at least one die to enter, or cross out a field."))
+        fields = {field["color"]: field for field in row["fields"]}
+        for color in colors:
+            if color not in fields:
+                raise RuleError("unknown_color", N_("There is no %(color)s die.", color=color))
+            if colors.count(color) > 1:
+                raise RuleError("duplicate_color", N_("The %(color)s die can be entered only once.", color=color_name(color)))
+            field, value = fields[color], state["roll"][color]
+            if is_used(field):
+                raise RuleError(
+                    "field_used",
+                    N_("Your %(color)s field in this row is already used.", color=color_name(color)),
+                )
+            if value > field["value"]:
+                raise RuleError(
+                    "die_too_high",
+                    N_(
+                        "The %(color)s %(value)s is higher than its field's %(number)s: it does not fit.",
+                        color=color_name(color), value=value, number=field["value"],
+                    ),
+                )
+        for color in colors:
+            field, value = fields[color], state["roll"][color]
+            field["entry"] = value
+            field["hit"] = value == field["value"]
+            row["hits"] += field["hit"]
+        self._written(state, seat)
+
+    def _cross(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        row = self._require_writer(state, seat, action)
+        if action.get("colors"):
+            raise RuleError("enter_or_cross", N_("Enter the dice you chose or cross out a field, not both."))
+        leftmost = next(field for field in row["fields"] if not is_used(field))
+        leftmost["crossed"] = True
+        self._written(state, seat)
+
+    def _written(self, state: dict[str, Any], seat: int) -> None:
+        sheet = state["sheets"][seat]
+        if all(is_used(field) for field in sheet["rows"][sheet["row"]]["fields"]):
+            score_row(sheet, sheet["row"])
+            sheet["row"] += 1  # the next row is used from the next round on
+        state["waiting_for"].remove(seat)
+        if not state["waiting_for"]:
+            self._end_round(state)
+
+    def _end_round(self, state: dict[str, Any]) -> None:
+        if any(sheet["row"] == ROWS for sheet in state["sheets"]):
+            for sheet in state["sheets"]:
+                if sheet["row"] < ROWS:
+                    score_row(sheet, sheet["row"])  # the current row counts as it stands
+            state["finished"] = True
+            return
+        players = len(state["players"])
+        state.update(
+            round=state["round"] + 1,
+            active=(state["active"] + 1) % players,
+            roll=None,
+            first_roll=None,
+            rerolled=False,
+            waiting_for=list(range(players)),
+        )
+
+    # --- words --------------------------------------------------------------------------
+    def ranking(self, state: dict[str, Any]) -> list[dict[str, Any]] | None:
+        if not self.is_finished(state):
+            return None
+        names = state["players"]
+        entries = [
+            {
+                "seat": sheet["seat"],
+                "name": names[sheet["seat"]],
+                "score": sheet["total"],
+                "rows": [row["score"] for row in sheet["rows"]],
+                "detail": " + ".join(str(row["score"]) for row in sheet["rows"] if row["score"] is not None),
+            }
+            for sheet in state["sheets"]
+        ]
+        ordered = rank(entries, key=lambda entry: entry["score"])
+        for entry in ordered:
+            tied = [other["name"] for other in ordered if other["score"] == entry["score"]]
+            entry["tiebreak"] = (
+                N_("%(names)s tied on %(score)s points: the rules have no tie-break, they share the place.",
+                   names=join_names(tied), score=entry["score"])
+                if len(tied) > 1
+                else None
+            )
+        return ordered
+
+    def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
+        kind = action.get("type")
+        if kind in ("roll", "reroll"):
+            dice = listing([N_("%(color)s %(value)s", color=color_name(color), value=action["dice"][color]) for color in COLORS])
+            if kind == "roll":
+                return N_("rolled %(dice)s.", dice=dice)
+            return N_("re-rolled: %(dice)s.", dice=dice)
+        if kind == "enter":
+            return N_("entered %(colors)s.", colors=listing([color_name(color) for color in action["colors"]]))
+        return N_("crossed out a field.")
+
+
+def parse_dice(action: dict[str, Any]) -> dict[str, int]:
+    """The six dice of a roll, by colour, each showing 1..6."""
+    dice = action.get("dice")
+    if not isinstance(dice, dict) or set(dice) != set(COLORS):
+        raise MalformedAction(N_("A roll gives a number for each of the six dice: white, black, red, blue, yellow and green."))
+    for color in COLORS:
+        value = dice[color]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise MalformedAction(N_("A die shows a whole number from 1 to 6."))
+        if value not in DIE_FACES:
+            raise RuleError(
+                "invalid_die",
+                N_("A die shows 1 to 6: the %(color)s die cannot show %(value)s.", color=color_name(color), value=value),
+            )
+    return {color: dice[color] for color in COLORS}

@@ -35,9 +35,10 @@ SYNC_TIMEOUT_MS = 6_000
 
 
 def pytest_collection_modifyitems(items):
+    """Every test in this folder is a browser test (select or leave them with -m browser)."""
     here = Path(__file__).parent
     for item in items:
-        if here in Path(item.fspath).parents:
+        if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
 
 

@@ -430,7 +430,7 @@ class TwentyOne(Game):
         seen_row = action.get("row")
         if seen_row is not None:
             if isinstance(seen_row, bool) or not isinstance(seen_row, int):
-                raise MalformedAction(N_("row must be a whole number."))
+                raise MalformedAction(N_("The row must be a whole number."))
             if seen_row != sheet["row"]:
                 raise RuleError(
                     "not_current_row",
@@ -449,7 +449,7 @@ class TwentyOne(Game):
         row = self._require_writer(state, seat, action)
         colors = action.get("colors")
         if not isinstance(colors, list) or not all(isinstance(color, str) for color in colors):
-            raise MalformedAction(N_('"colors" is the list of the dice colours to enter.'))
+            raise MalformedAction(N_('The dice to enter are a list of their colours ("colors").'))
         if not colors:
             raise RuleError("nothing_to_enter", N_("Choose at least one die to enter, or cross out a field."))
         fields = {field["color"]: field for field in row["fields"]}

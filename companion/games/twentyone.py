@@ -114,6 +114,8 @@ def check_sheets(value: Any) -> list[str | None] | None:
     """`sheets`: a different letter A..F per seat."""
     if isinstance(value, dict):
         value = [letter or None for letter in seat_map_to_list(value, "sheets")]  # "" on the form: dealt
+        while value and value[-1] is None:
+            value.pop()
     if value is None:
         return None
     if not isinstance(value, list) or not all(letter is None or isinstance(letter, str) for letter in value):
@@ -184,14 +186,15 @@ def check_layouts(value: Any) -> list[list[list[str]] | None] | None:
 
 
 def per_seat(value: list | None, players: int, option: str) -> list:
-    """An option's entries, one per seat: missing ones are None."""
+    """An option's entries, one per seat: missing ones are None (the start form sends an
+    empty choice for every slot, the unused ones included)."""
     value = value or []
-    if len(value) > players:
+    if any(entry is not None for entry in value[players:]):
         raise RuleError(
             "option_per_seat",
             N_("The option %(option)s has more entries than there are players (%(count)s).", option=option, count=players),
         )
-    return list(value) + [None] * (players - len(value))
+    return list(value[:players]) + [None] * (players - len(value))
 
 
 # --- the sheet ------------------------------------------------------------------------------

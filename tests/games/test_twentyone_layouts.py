@@ -1,0 +1,183 @@
+"""Twenty One's sheets (RULES §5, "Sheets"): the companion's own six layouts A–F and their
+properties, the options `sheets` and `sheet_layouts` (API and start form), and copied
+sheets remembered per player name for their next tables on this server."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from companion.games import GAMES
+from companion.games.twentyone import COLORS, FIELD_NUMBERS, ROWS, SHEET_LAYOUTS
+
+GAME = GAMES["twenty-one"]
+# A printed sheet as a player might copy it: each row shifted by one colour.
+PRINTED = [list(COLORS[row:] + COLORS[:row]) for row in range(ROWS)]
+
+
+# --- the six layouts ------------------------------------------------------------------------
+def test_layouts_six_sheets_a_to_f_of_five_rows():
+    assert sorted(SHEET_LAYOUTS) == list("ABCDEF")
+    assert all(len(layout) == ROWS == 5 for layout in SHEET_LAYOUTS.values())
+
+
+def test_layouts_every_row_is_a_permutation_of_the_six_colours():
+    for layout in SHEET_LAYOUTS.values():
+        for row in layout:
+            assert len(row) == len(FIELD_NUMBERS) == 6
+            assert sorted(row) == sorted(COLORS)
+
+
+def test_layouts_each_colour_sits_on_high_and_low_numbers_alike():
+    """Per sheet, the five numbers a colour sits on sum to 16..19 (the mean is 17.5)."""
+    for letter, layout in SHEET_LAYOUTS.items():
+        for color in COLORS:
+            numbers = [FIELD_NUMBERS[row.index(color)] for row in layout]
+            assert 16 <= sum(numbers) <= 19, (letter, color, numbers)
+
+
+def test_layouts_across_the_six_sheets_each_field_of_each_row_holds_a_different_colour():
+    """So one roll favours different players."""
+    for row in range(ROWS):
+        for position in range(len(FIELD_NUMBERS)):
+            colors = [SHEET_LAYOUTS[letter][row][position] for letter in SHEET_LAYOUTS]
+            assert sorted(colors) == sorted(COLORS), (row, position, colors)
+
+
+def test_layouts_no_two_rows_of_a_sheet_alike():
+    for layout in SHEET_LAYOUTS.values():
+        assert len(set(layout)) == ROWS
+
+
+def test_layouts_no_colour_on_the_same_number_more_than_twice_on_a_sheet():
+    for layout in SHEET_LAYOUTS.values():
+        for color in COLORS:
+            positions = Counter(row.index(color) for row in layout)
+            assert max(positions.values()) <= 2
+
+
+# --- the option sheet_layouts ---------------------------------------------------------------
+def test_option_sheet_layouts_replaces_the_colours_of_that_seat_only():
+    options = GAME.effective_options({"sheets": ["C", "D"], "sheet_layouts": [None, PRINTED]})
+    state = GAME.setup(["Ana", "Bruno"], options, ["C", "D"])
+    ana, bruno = state["sheets"]
+    assert [[f["color"] for f in row["fields"]] for row in ana["rows"]] == [list(row) for row in SHEET_LAYOUTS["C"]]
+    assert [[f["color"] for f in row["fields"]] for row in bruno["rows"]] == PRINTED
+    assert (ana["copied"], bruno["copied"]) == (False, True)
+    assert bruno["letter"] == "D"
+    assert [f["value"] for f in bruno["rows"][3]["fields"]] == list(FIELD_NUMBERS)
+
+
+@pytest.mark.parametrize(
+    "layouts, status, code",
+    [
+        ([PRINTED[:4]], 422, "invalid_layout"),
+        ([[*PRINTED[:4], ["white"] * 6]], 422, "invalid_layout"),
+        ([[*PRINTED[:4], [*COLORS[:5], "purple"]]], 422, "invalid_layout"),
+        ([[*PRINTED[:4], list(COLORS[:5])]], 422, "invalid_layout"),
+        ([None, None, PRINTED], 422, "option_per_seat"),
+        ("PRINTED", 400, "malformed_action"),
+        ([[*PRINTED[:4], [1, 2, 3, 4, 5, 6]]], 400, "malformed_action"),
+        ([["white"] * 5], 400, "malformed_action"),
+    ],
+)
+def test_option_sheet_layouts_refused_unless_five_rows_of_the_six_colours(client, layouts, status, code):
+    response = client.post(
+        "/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"], "options": {"sheet_layouts": layouts}}
+    )
+    assert response.status_code == status, response.get_json()
+    assert response.get_json()["code"] == code
+
+
+def test_option_sheets_and_layouts_shorter_than_the_players_leave_the_rest_dealt(client):
+    response = client.post(
+        "/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno", "Caio"], "options": {"sheets": ["E"], "sheet_layouts": [PRINTED]}}
+    )
+    table = response.get_json()["table"]
+    letters = [sheet["letter"] for sheet in table["state"]["sheets"]]
+    assert letters[0] == "E" and len(set(letters)) == 3
+    assert [sheet["copied"] for sheet in table["state"]["sheets"]] == [True, False, False]
+
+
+# --- remembered per player name -------------------------------------------------------------
+def create(client, players, options):
+    response = client.post("/api/tables", json={"game": "twenty-one", "players": players, "options": options})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["table"]
+
+
+def colors_of(sheet):
+    return [[f["color"] for f in row["fields"]] for row in sheet["rows"]]
+
+
+def test_a_copied_sheet_is_remembered_for_the_players_next_tables_with_that_letter(client):
+    create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
+    # Ana (whatever the case of her name) plays sheet C again: her copy is used
+    table = create(client, ["Dora", "ana"], {"sheets": ["A", "C"]})
+    assert colors_of(table["state"]["sheets"][1]) == PRINTED and table["state"]["sheets"][1]["copied"] is True
+    assert table["options"]["sheet_layouts"] == [None, PRINTED]
+    assert table["state"]["sheets"][0]["copied"] is False  # Dora copied nothing
+    # on another sheet she gets that sheet's own colours; Bruno copied nothing
+    table = create(client, ["Ana", "Bruno"], {"sheets": ["D", "C"]})
+    assert colors_of(table["state"]["sheets"][0]) == [list(row) for row in SHEET_LAYOUTS["D"]]
+    assert colors_of(table["state"]["sheets"][1]) == [list(row) for row in SHEET_LAYOUTS["C"]]
+    assert table["options"]["sheet_layouts"] is None
+
+
+def test_a_newer_copy_replaces_the_remembered_one_and_a_given_layout_wins(client):
+    create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
+    again = [list(reversed(row)) for row in PRINTED]
+    table = create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [again, None]})
+    assert colors_of(table["state"]["sheets"][0]) == again
+    table = create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"]})
+    assert colors_of(table["state"]["sheets"][0]) == again
+
+
+def test_remembered_sheets_survive_the_replay_of_the_table(client):
+    create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
+    table = create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"]})
+    assert colors_of(client.get(f"/api/tables/{table['id']}").get_json()["state"]["sheets"][0]) == PRINTED
+
+
+# --- the start form ---------------------------------------------------------------------------
+def start_form(client, fields):
+    page = client.get("/").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    return client.post("/tables", data={"csrf_token": csrf, "game": "twenty-one", **fields})
+
+
+def test_start_form_chooses_sheets_and_copies_a_printed_sheet_by_tapping_colours(client):
+    page = client.get("/").text
+    assert page.count('name="twenty-one.sheet_layouts.0.0.0"') == len(COLORS)
+    taps = {
+        f"twenty-one.sheet_layouts.1.{row}.{position}": color
+        for row, colors in enumerate(PRINTED)
+        for position, color in enumerate(colors)
+    }
+    response = start_form(
+        client, {"player": ["Ana", "Bruno", "", ""], "twenty-one.sheets.0": "", "twenty-one.sheets.1": "F", "twenty-one.sheets.2": "", **taps}
+    )
+    assert response.status_code == 303, response.text
+    table_id = response.headers["Location"].split("/")[2]
+    table = client.get(f"/api/tables/{table_id}").get_json()
+    assert table["state"]["sheets"][1]["letter"] == "F"
+    assert table["options"]["sheets"] == [None, "F"]
+    assert colors_of(table["state"]["sheets"][1]) == PRINTED
+    assert table["options"]["sheet_layouts"] == [None, PRINTED]
+
+
+def test_start_form_an_unfinished_copied_row_is_refused_with_a_sentence(client):
+    taps = {f"twenty-one.sheet_layouts.0.0.{position}": color for position, color in enumerate(COLORS[:5])}
+    response = start_form(client, {"player": ["Ana", "Bruno"], **taps})
+    assert response.status_code == 422
+    assert "Row 1 of the copied sheet of player 1 needs each of the six colours once." in response.text
+    # the taps are still there to finish the row
+    assert re.search(r'name="twenty-one.sheet_layouts.0.0.0" value="white"[^>]* checked>', response.text)
+
+
+def test_start_form_the_same_sheet_twice_is_refused(client):
+    response = start_form(client, {"player": ["Ana", "Bruno"], "twenty-one.sheets.0": "B", "twenty-one.sheets.1": "B"})
+    assert response.status_code == 422
+    assert "Sheet B is given twice" in response.text

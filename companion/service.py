@@ -227,8 +227,7 @@ def _check_expected_version(table: Table, expected_version: Any) -> None:
         raise ServiceError(
             409,
             "stale_version",
-            N_("The table has moved on since your page was loaded (version %(yours)s, now %(now)s): nothing was entered.",
-               yours=expected_version, now=table.version),
+            N_("The table has moved on since your page was loaded: nothing was entered. This is the table as it is now."),
         )
 
 

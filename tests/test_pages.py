@@ -215,3 +215,23 @@ def test_unknown_tables_get_a_clear_page(client):
         response = client.get(path)
         assert response.status_code == 404
         assert "Traceback" not in response.text
+
+
+def test_rule_2_choice_offered_on_the_tap_that_ends_the_turn_by_itself(client):
+    table_id = start_table(client, names=("Ana", "Bruno"))
+    for version, action in enumerate(
+        [
+            {"type": "set_aside", "face": "worm", "count": 3},
+            {"type": "set_aside", "face": 4, "count": 3},
+            {"type": "stop"},  # Ana took 27
+            {"type": "set_aside", "face": "worm", "count": 3},
+            {"type": "set_aside", "face": 2, "count": 4},  # Bruno: 23, one die left
+        ]
+    ):
+        assert tap(client, table_id, action, version).status_code == 200
+    page = client.get(f"/t/{table_id}").text
+    assert "and steal 27 from Ana" in page and "and take 26 from the grill" in page
+    response = tap(client, table_id, {"type": "set_aside", "face": 4, "count": 1, "take": "grill"}, 5)
+    assert response.status_code == 200
+    state = client.get(f"/api/tables/{table_id}").get_json()["state"]
+    assert state["stacks"] == [[27], [26]]

@@ -72,6 +72,15 @@ class Pickomino(Game):
         lower = max((value for value in face_up if value < total), default=None)
         return {"on_grill": total in face_up, "steal_from": steal_from, "lower": lower}
 
+    def ending_choice(self, state: dict[str, Any], seat: int, total: int) -> dict[str, Any] | None:
+        """For an entry that will end the turn by itself (the last die, the sixth face) with
+        `total` and a worm: the steal and the lower grill tile when both are open, so the page
+        can let the player choose with that tap (`"take": "grill"` declines the steal)."""
+        options = self.claim_options(state, seat, total)
+        if options["on_grill"] or options["steal_from"] is None or options["lower"] is None:
+            return None
+        return options
+
     def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         turn = state["turn"]
         public = {

@@ -291,7 +291,7 @@ def test_a_refused_entry_shows_its_sentence_next_to_the_controls(live_server, ne
     ana.locator('.counts[data-face="3"]').get_by_role("button", name="2", exact=True).tap()
 
     error = ana.locator("#controls .error")
-    expect(error).to_have_text(re.compile(r"^The table has moved on since your page was loaded .*nothing was entered\.$"))
+    expect(error).to_have_text(re.compile(r"^The table has moved on since your page was loaded: nothing was entered\."))
     expect(error).to_be_in_viewport()
     # The answer already shows the table as it is now: the host's worms, not Ana's 3s.
     expect(ana.locator(".kept .group")).to_have_text(["worm×2"])

@@ -109,7 +109,8 @@ class Game:
         raise NotImplementedError
 
     def ranking(self, state: dict[str, Any]) -> list[dict[str, Any]] | None:
-        """Best first: seat, name, score, place, tiebreak (a Text or None)."""
+        """Best first: seat, name, score, place, tiebreak (a Text or None), and optionally
+        detail: how the score is made up (Twenty One's row scores), shown under it."""
         raise NotImplementedError
 
     def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:

@@ -562,3 +562,19 @@ def test_rule_5_phones_a_reroll_keeps_the_1s_fixed(app, client):
 def test_rule_5_row_points_are_entries_plus_the_hit_bonus():
     row = {"hits": 3, "fields": [{"entry": 5}, {"entry": None}, {"entry": 4}, {"entry": 2}, {"entry": 2}, {"entry": 1}]}
     assert row_points(row) == 20
+
+
+def test_rule_5_the_ranking_page_shows_each_players_row_scores_and_total_and_shared_places(client):
+    table = create(client, players=("Ana", "Bruno"), options={"sheets": ["A", "B"], "sheet_layouts": [PLAIN, PLAIN]})
+    host = table["host_token"]
+    for round_ in range(5):
+        post(client, table, host, {**roll(EXACT), "seat": round_ % 2})
+        for seat in (0, 1):
+            assert post(client, table, host, {**enter(*COLORS), "seat": seat}).status_code == 200
+    state = client.get(f"/api/tables/{table['id']}").get_json()
+    assert state["status"] == "finished" and state["current_seat"] is None
+    assert [(entry["name"], entry["score"], entry["place"]) for entry in state["ranking"]] == [("Ana", 210, 1), ("Bruno", 210, 1)]
+    assert state["ranking"][0]["rows"] == [42] * 5
+    page = client.get(f"/t/{table['id']}").text
+    assert page.count("42 + 42 + 42 + 42 + 42") == 2
+    assert "Ana and Bruno tied on 210 points: the rules have no tie-break, they share the place." in page

@@ -106,6 +106,11 @@ def seat_map_to_list(value: dict[str, Any], option: str) -> list[Any]:
         seat = key.split(".", 1)[0]
         if not seat.isdecimal():
             raise MalformedAction(N_("The option %(option)s is a list with one entry per player.", option=option))
+        if int(seat) >= len(LETTERS):  # never more seats than sheets
+            raise RuleError(
+                "option_per_seat",
+                N_("The option %(option)s has entries for more players than a table can have.", option=option),
+            )
         entries[int(seat)] = entry
     return [entries.get(seat) for seat in range(max(entries, default=-1) + 1)]
 

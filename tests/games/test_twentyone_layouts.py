@@ -181,3 +181,10 @@ def test_start_form_the_same_sheet_twice_is_refused(client):
     response = start_form(client, {"player": ["Ana", "Bruno"], "twenty-one.sheets.0": "B", "twenty-one.sheets.1": "B"})
     assert response.status_code == 422
     assert "Sheet B is given twice" in response.text
+
+
+def test_option_entries_for_more_seats_than_a_table_can_have_are_refused(client):
+    response = client.post(
+        "/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"], "options": {"sheets": {"999999999": "A"}}}
+    )
+    assert response.status_code == 422 and response.get_json()["code"] == "option_per_seat"

@@ -12,6 +12,7 @@ from ..db import get_db
 from ..games.text import N_
 from ..i18n import render
 from .links import join_url
+from .openapi import document as openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -70,6 +71,12 @@ def require_table(table_id: str) -> None:
     """404 for an unknown table, before the token is looked at (a cheap lookup, no replay)."""
     if store.table_version(get_db(), table_id) is None:
         raise service.ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """This API as an OpenAPI 3.1 document."""
+    return jsonify(openapi_document())
 
 
 @bp.post("/tables")

@@ -10,7 +10,7 @@ from flask import Flask
 from flask_babel import Babel
 from htmx_flask import Htmx
 
-from . import db
+from . import db, i18n
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MAX_REQUEST_BYTES = 64 * 1024
@@ -65,7 +65,7 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
-        BABEL_DEFAULT_LOCALE="en",
+        BABEL_DEFAULT_LOCALE=i18n.DEFAULT_LANGUAGE,
         POLL_SECONDS=2,
     )
     if config:
@@ -77,7 +77,11 @@ def create_app(config: dict | None = None) -> Flask:
     db.migrate(app.config["DATABASE"])
     app.teardown_appcontext(db.close_db)
 
-    Babel(app)
+    # The catalogs live in the package (companion/translations); their .mo files are
+    # compiled here, on start, whenever missing or older than the .po files.
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(i18n.compiled_translations(instance / "translations")))
+    Babel(app, locale_selector=i18n.select_locale)
+    app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)
     Htmx(app)
     app.after_request(_security_headers)
 

@@ -1,12 +1,101 @@
-"""Rendering the engines' sentences (Text) in the reader's language with Flask-Babel."""
+"""The reader's language: choosing it, compiling the catalogs, rendering the engines'
+sentences (Text) and formatting numbers and dates with Flask-Babel."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from flask_babel import get_translations
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import request
+from flask_babel import format_datetime, format_decimal, get_translations
 
 from .games.text import Text
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+DEFAULT_LANGUAGE = "en"
+# Each language named in itself: the switcher must be readable whatever the page's language.
+LANGUAGES = {"en": "English", "pt": "Português", "fr": "Français", "ro": "Română"}
+LANGUAGE_COOKIE = "language"
+LANGUAGE_COOKIE_SECONDS = 60 * 60 * 24 * 365
+
+
+# --- choosing the language -----------------------------------------------------------------
+def language_of(tag: str) -> str | None:
+    """The language we serve for a tag such as "pt-BR", "fr_CA" or "ro"; None if none."""
+    primary = tag.replace("_", "-").split("-")[0].strip().lower()
+    return primary if primary in LANGUAGES else None
+
+
+def select_locale() -> str:
+    """The language the phone chose with the switcher, else the first of its own
+    preferences (Accept-Language, best first) we speak, else English. Regional variants
+    count as their language: a French phone sending "fr-FR, en;q=0.5" gets French."""
+    chosen = request.cookies.get(LANGUAGE_COOKIE, "")
+    if chosen in LANGUAGES:
+        return chosen
+    for tag, _quality in request.accept_languages:
+        language = language_of(tag)
+        if language is not None:
+            return language
+    return DEFAULT_LANGUAGE
+
+
+# --- compiling the catalogs ---------------------------------------------------------------
+def compile_catalogs(source: Path, target: Path) -> None:
+    """Compile every <lang>/LC_MESSAGES/messages.po under `source` into a .mo under `target`
+    when the .mo is missing or older than its .po. The .mo files are build products, not
+    committed: a fresh clone compiles them on the first start."""
+    for po_path in sorted(source.glob("*/LC_MESSAGES/messages.po")):
+        mo_path = target / po_path.relative_to(source).with_suffix(".mo")
+        if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
+            continue
+        with po_path.open("rb") as po_file:
+            catalog = read_po(po_file, locale=po_path.parent.parent.name)
+        mo_path.parent.mkdir(parents=True, exist_ok=True)
+        # Written aside and renamed: a server starting at the same moment never reads half a file.
+        handle, temporary = tempfile.mkstemp(dir=mo_path.parent, suffix=".mo-tmp")
+        try:
+            with os.fdopen(handle, "wb") as mo_file:
+                write_mo(mo_file, catalog)
+            os.replace(temporary, mo_path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+
+
+def compiled_translations(fallback: Path) -> Path:
+    """The folder Flask-Babel reads the .mo files from: the package's own translations
+    folder, or `fallback` (in the instance folder) when the package is installed read-only."""
+    try:
+        compile_catalogs(TRANSLATIONS, TRANSLATIONS)
+        return TRANSLATIONS
+    except OSError:
+        compile_catalogs(TRANSLATIONS, fallback)
+        return fallback
+
+
+# --- rendering ------------------------------------------------------------------------------
+def localized_numbers(text: Text) -> Text:
+    """`text` with its whole-number parameters (and its plural count) written the
+    language's way, as 1,234 / 1.234 / 1 234; nested sentences alike."""
+    params = {key: _localized(value) for key, value in text.params.items()}
+    if text.plural is not None:
+        params.setdefault("num", format_decimal(text.n))
+    return replace(text, params=params)
+
+
+def _localized(value: Any) -> Any:
+    if isinstance(value, Text):
+        return localized_numbers(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value)
+    return value
 
 
 def render(text: Text | str | None) -> str | None:
@@ -15,7 +104,7 @@ def render(text: Text | str | None) -> str | None:
     # The catalogue's own lookups: Flask-Babel's ngettext would already %-format the
     # template with `num` alone and fail on the sentence's other parameters.
     translations = get_translations()
-    return text.render(translations.gettext, translations.ngettext)
+    return localized_numbers(text).render(translations.gettext, translations.ngettext, translations.pgettext)
 
 
 def render_all(value: Any) -> Any:
@@ -27,3 +116,18 @@ def render_all(value: Any) -> Any:
     if isinstance(value, list):
         return [render_all(item) for item in value]
     return value
+
+
+def number(value: Any) -> Any:
+    """A whole number written the language's way (a template filter); anything else as is."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value)
+    return value
+
+
+def moment(stamp: str | None) -> str:
+    """A stored UTC timestamp (ISO 8601) as a short date and time in the server's own time
+    zone, which is the table's: the phones are in the same room."""
+    if not stamp:
+        return ""
+    return format_datetime(datetime.fromisoformat(stamp).astimezone(), "short", rebase=False)

@@ -13,10 +13,16 @@ from typing import Any, Mapping
 
 from .base import Game, Option, rank
 from .errors import MalformedAction, RuleError
-from .text import N_, NP_, Text, join_names
+from .text import N_, NC_, NP_, Text, join_names
 
 COLORS = ("red", "blue", "yellow", "black")
-COLOR_NAMES = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"), "black": N_("black")}
+# A context of their own: the Portuguese box calls the red flock "encarnado".
+COLOR_NAMES = {
+    "red": NC_("flock colour", "red"),
+    "blue": NC_("flock colour", "blue"),
+    "yellow": NC_("flock colour", "yellow"),
+    "black": NC_("flock colour", "black"),
+}
 LEAVING_BONUSES = (6, 3, 1)  # the first to leave scores 6, the second 3, the third 1, later ones 0
 MAX_SHEEP = 100  # far more than a whole box of tiles shows: anything above is a typing slip
 MAX_MEADOWS = 20

@@ -2,7 +2,7 @@
 
 The game modules are pure (no Flask), so they cannot call Flask-Babel themselves. They
 build `Text` values instead: a gettext message id with its parameters. The shell renders
-them in the reader's language. `N_` and `NP_` are the extraction keywords (see babel.cfg).
+them in the reader's language. `N_`, `NC_` and `NP_` are the extraction keywords (see babel.cfg).
 """
 
 from __future__ import annotations
@@ -17,17 +17,21 @@ class Text:
     plural: str | None = None
     n: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    context: str | None = None  # gettext's msgctxt: one English word, different words per game
 
     def render(
         self,
         gettext: Callable[[str], str] = lambda s: s,
         ngettext: Callable[[str, str, int], str] = lambda s, p, n: s if n == 1 else p,
+        pgettext: Callable[[str, str], str] = lambda c, s: s,
     ) -> str:
         params = {
-            key: value.render(gettext, ngettext) if isinstance(value, Text) else value
+            key: value.render(gettext, ngettext, pgettext) if isinstance(value, Text) else value
             for key, value in self.params.items()
         }
-        if self.plural is None:
+        if self.context is not None:
+            template = pgettext(self.context, self.msgid)
+        elif self.plural is None:
             template = gettext(self.msgid)
         else:
             template = ngettext(self.msgid, self.plural, self.n)
@@ -41,6 +45,13 @@ class Text:
 def N_(msgid: str, **params: Any) -> Text:
     """A sentence to translate later."""
     return Text(msgid, params=params)
+
+
+def NC_(context: str, msgid: str, **params: Any) -> Text:
+    """A sentence to translate later within `context`: the same English word may be a
+    different word in another language depending on the game (Lobo's "red" flock is
+    "encarnado" on the Portuguese box, Twenty One's red die "vermelho")."""
+    return Text(msgid, params=params, context=context)
 
 
 def NP_(singular: str, plural: str, n: int, **params: Any) -> Text:

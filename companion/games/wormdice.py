@@ -58,6 +58,19 @@ def face_name(face: Any) -> Text:
     return N_("worms") if face == WORM else N_("%(face)ss", face=face)
 
 
+def face_word(face: Any) -> Text | str:
+    """One face as a log line shows it: its number, or "worm" in the reader's language."""
+    return N_("worm") if face == WORM else str(face)
+
+
+def faces_listed(faces: list[Any]) -> Text | str:
+    """"3, worm, 5": the faces of a roll, the worms named in the reader's language."""
+    listed: Text | str = ""
+    for index, face in enumerate(faces):
+        listed = face_word(face) if index == 0 else N_("%(head)s, %(next)s", head=listed, next=face_word(face))
+    return listed
+
+
 def kept_faces(turn: dict[str, Any]) -> list[Any]:
     return [group["face"] for group in turn["kept"]]
 
@@ -169,11 +182,11 @@ def describe(action: dict[str, Any]) -> Text:
     """The dice part of a log line: "rolled 3, worm, 5", "kept 2 × 5"."""
     kind = action.get("type")
     if kind == "roll":
-        return N_("rolled %(dice)s", dice=", ".join(str(face) for face in action.get("dice", [])))
+        return N_("rolled %(dice)s", dice=faces_listed(action.get("dice", [])))
     if kind == "keep":
         return N_("kept the %(faces)s", faces=face_name(action.get("face")))
     if kind == "set_aside":
-        return N_("set aside %(count)s × %(face)s", count=action.get("count"), face=action.get("face"))
+        return N_("set aside %(count)s × %(face)s", count=action.get("count"), face=face_word(action.get("face")))
     if kind == "stop":
         return N_("stopped")
     return N_("declared the turn failed")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
-from .. import service, store
+from .. import i18n, service, store
 from ..db import get_db
 from ..games import GAMES
 from ..games.text import N_
@@ -29,7 +30,25 @@ def csrf_protect() -> None:
 
 @bp.app_context_processor
 def template_helpers() -> dict[str, Any]:
-    return {"csrf_token": phone.csrf_token, "render": render, "games": GAMES, "locale": str(get_locale())}
+    return {
+        "csrf_token": phone.csrf_token,
+        "render": render,
+        "games": GAMES,
+        "locale": str(get_locale()),
+        "languages": i18n.LANGUAGES,
+        "page_path": page_path,
+    }
+
+
+def page_path() -> str:
+    """Where the language switcher returns to: this page, or for a page answering a form
+    (a refused start, a refused tap without htmx) the page the form was on."""
+    if request.method == "GET":
+        return request.full_path.rstrip("?")
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc == request.host and referrer.path:
+        return referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    return url_for("pages.home")
 
 
 @bp.app_errorhandler(HTTPException)
@@ -54,6 +73,22 @@ def http_error(exc: HTTPException):
 def health():
     """A bare endpoint for monitoring (and the load benchmark's baseline): no database."""
     return "", 204
+
+
+@bp.get("/language/<language>")
+def choose_language(language: str):
+    """The switcher: remember this phone's language (a cookie) and go back to the page it
+    was tapped on. A plain link, so it works without any script."""
+    if language not in i18n.LANGUAGES:
+        abort(404)
+    back = request.args.get("next", "")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = url_for("pages.home")  # only this site's own pages
+    response = make_response(redirect(back, 303))
+    response.set_cookie(
+        i18n.LANGUAGE_COOKIE, language, max_age=i18n.LANGUAGE_COOKIE_SECONDS, httponly=True, samesite="Lax"
+    )
+    return response
 
 
 # --- home: start a table, resume one ---------------------------------------------------

@@ -1,0 +1,1 @@
+"""Security tests: every write guarded, headers, tokens kept out of logs and responses."""

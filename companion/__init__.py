@@ -67,6 +67,8 @@ def create_app(config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         BABEL_DEFAULT_LOCALE=i18n.DEFAULT_LANGUAGE,
         POLL_SECONDS=2,
+        # Extra PRAGMAs for every database connection, e.g. {"synchronous": "FULL"}.
+        SQLITE_PRAGMAS={},
     )
     if config:
         app.config.update(config)
@@ -74,7 +76,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
-    db.migrate(app.config["DATABASE"])
+    db.migrate(app.config["DATABASE"], app.config["SQLITE_PRAGMAS"])
     app.teardown_appcontext(db.close_db)
 
     # The catalogs live in the package (companion/translations); their .mo files are

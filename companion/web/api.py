@@ -32,6 +32,7 @@ def http_error(exc: HTTPException):
         404: ("not_found", N_("There is nothing at this address.")),
         405: ("method_not_allowed", N_("This address does not take that kind of request.")),
         413: ("too_large", N_("The request is too large.")),
+        500: ("internal_error", N_("Something went wrong on the server.")),
     }
     code, text = codes.get(exc.code, ("bad_request", N_("The request could not be understood.")))
     response, status = error(exc.code or 400, code, text)

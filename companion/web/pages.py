@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -11,7 +12,7 @@ from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
 from .. import i18n, service, store
-from ..db import get_db
+from ..db import get_db, is_storage_failure
 from ..games import GAMES
 from ..games.text import N_
 from ..i18n import render
@@ -67,6 +68,27 @@ def http_error(exc: HTTPException):
     else:
         message = messages.get(exc.code, N_("Something went wrong."))
     return render_template("error.html", message=render(message), status=exc.code), exc.code
+
+
+STORAGE_UNREACHABLE = N_(
+    "The companion cannot reach its saved games right now: the machine it runs on cannot read or write"
+    " its database. Tell the person running the companion, then reload the page."
+)
+
+
+@bp.app_errorhandler(sqlite3.OperationalError)
+def storage_error(error: sqlite3.OperationalError):
+    """The storage failing outside a write (writes refuse it themselves, see service._writing):
+    a sentence for the players, the error in the log for whoever runs the companion."""
+    if not is_storage_failure(error):
+        raise error
+    current_app.logger.error("Could not use the database: %s", error)
+    if request.path.startswith("/api/"):
+        return api.error(503, "storage_unavailable", STORAGE_UNREACHABLE)
+    response = make_response(render_template("error.html", message=render(STORAGE_UNREACHABLE), status=503), 503)
+    if request.headers.get("HX-Request"):
+        response.headers["HX-Refresh"] = "true"  # the whole page says it, not a fragment inside the table
+    return response
 
 
 @bp.get("/healthz")

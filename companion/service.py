@@ -10,13 +10,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 import random
 import secrets
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from . import store
+from .db import is_storage_failure
 from .games import GAMES, Game
 from .games.errors import RuleError
 from .games.text import N_, NP_, Text
@@ -71,6 +74,26 @@ class Table:
     @property
     def version(self) -> int:
         return self.row["version"]
+
+
+STORAGE_UNAVAILABLE = N_(
+    "The companion cannot save anything right now: the machine it runs on has a full disk or cannot write"
+    " its database. Nothing was changed. Tell the person running the companion, then try again."
+)
+
+
+@contextmanager
+def _writing(db) -> Iterator[None]:
+    """store.write, where the storage failing (a full disk, a read-only database) is refused
+    like any other request: 503 with a sentence, and SQLite has rolled everything back."""
+    try:
+        with store.write(db):
+            yield
+    except sqlite3.OperationalError as error:
+        if not is_storage_failure(error):
+            raise
+        logging.getLogger("companion").error("Could not write to the database: %s", error)
+        raise ServiceError(503, "storage_unavailable", STORAGE_UNAVAILABLE) from error
 
 
 # --- creating -----------------------------------------------------------------------
@@ -144,7 +167,7 @@ def create_table(db, slug: Any, players: Any, options: Any) -> Created:
     while True:
         table_id = "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
         try:
-            with store.write(db):
+            with _writing(db):
                 store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens)
                 for seat, entries in game.memories(effective, deal).items():
                     store.remember(db, game.slug, names[seat], entries)
@@ -259,7 +282,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     action = dict(action)
     named_seat = action.pop("seat", None)
     action.pop("expected_version", None)
-    with store.write(db):
+    with _writing(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
         seat = _acting_seat(table, viewer, named_seat, action)
@@ -276,7 +299,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
 def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> Table:
     if viewer.anonymous:
         raise ServiceError(401, "no_token", N_("Join the table with your own link to undo."))
-    with store.write(db):
+    with _writing(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
         last = store.last_event_in_effect(db, table_id)

@@ -26,10 +26,13 @@ def write(db: sqlite_utils.Database) -> Iterator[None]:
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         yield
+        db.conn.execute("COMMIT")
     except BaseException:
-        db.conn.execute("ROLLBACK")
+        # SQLite may have rolled back already (a full disk, a read-only file): a second
+        # ROLLBACK would raise and hide the real error.
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")
         raise
-    db.conn.execute("COMMIT")
 
 
 def insert_table(

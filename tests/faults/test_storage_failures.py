@@ -1,0 +1,202 @@
+"""A full disk or a read-only database: players get a sentence, on the pages and from the
+API, never a stack trace, and a refused write leaves nothing half-applied.
+
+Both failures are real SQLite failures on the test's database file, reached through the
+companion's own SQLITE_PRAGMAS setting (the tests run as root, where chmod stops nothing):
+- read-only: `query_only`, so SQLite refuses every write with SQLITE_READONLY, the answer a
+  database on a read-only file or file system gives;
+- full disk: `max_page_count` at the file's present size, so SQLite answers SQLITE_FULL
+  ("database or disk is full") as soon as a write needs one more page, as on a full disk.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion import create_app
+from companion.service import STORAGE_UNAVAILABLE
+from companion.web.pages import STORAGE_UNREACHABLE
+
+SAVING_SENTENCE = str(STORAGE_UNAVAILABLE)
+REACHING_SENTENCE = str(STORAGE_UNREACHABLE)
+SET_ASIDE_WORMS = {"type": "set_aside", "face": "worm", "count": 1}
+
+
+def assert_error(response, status: int, code: str) -> None:
+    """API.md's error body: {"error": <sentence>, "code": <snake_case>}."""
+    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
+    assert response.mimetype == "application/json" and response.get_json()["code"] == code
+
+
+def alert(page: str) -> str | None:
+    found = re.search(r'role="alert">([^<]+)<', page)
+    return html.unescape(found.group(1).strip()) if found else None
+
+
+def csrf_of(client) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").text).group(1)
+
+
+def reopened(database: str, **pragmas) -> object:
+    """The companion started again on the same database file, with these PRAGMAs."""
+    return create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SQLITE_PRAGMAS": pragmas})
+
+
+def snapshot(database: str) -> dict[str, list[tuple]]:
+    """Everything the companion keeps, read past it."""
+    with sqlite3.connect(database) as conn:
+        return {
+            name: conn.execute(f"SELECT * FROM {name} ORDER BY 1, 2").fetchall()
+            for name in ("game_tables", "seats", "events", "player_memories")
+        }
+
+
+def create(client, players=("Ana", "Bruno")) -> dict:
+    response = client.post("/api/tables", json={"game": "pickomino", "players": list(players)})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def host(created: dict) -> dict[str, str]:
+    return {"Authorization": f"Bearer {created['host_token']}"}
+
+
+def join(client, created: dict, seat: int) -> None:
+    token = created["seats"][seat]["token"]
+    assert client.get(f"/j/{token}").status_code == 303
+
+
+def tap(client, table_id: str, action: dict, *, htmx: bool = True):
+    data = {"csrf_token": csrf_of(client), "action": json.dumps(action)}
+    return client.post(f"/t/{table_id}/act", data=data, headers={"HX-Request": "true"} if htmx else {})
+
+
+@pytest.fixture
+def table(app) -> dict:
+    created = create(app.test_client())
+    assert app.test_client().post(
+        f"/api/tables/{created['id']}/actions", json=SET_ASIDE_WORMS, headers=host(created)
+    ).status_code == 200
+    return created
+
+
+# --- a read-only database -----------------------------------------------------------------
+def test_read_only_database_api_writes_are_refused_with_a_sentence_and_change_nothing(app, table):
+    database = app.config["DATABASE"]
+    before = snapshot(database)
+    client = reopened(database, query_only="ON").test_client()
+    base = f"/api/tables/{table['id']}"
+
+    for response in (
+        client.post(base + "/actions", json=SET_ASIDE_WORMS, headers=host(table)),
+        client.post(base + "/undo", headers=host(table)),
+        client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}),
+    ):
+        assert_error(response, 503, "storage_unavailable")
+        assert response.get_json()["error"] == SAVING_SENTENCE
+    assert snapshot(database) == before
+    # Reading does not need to write: the table is still there for every phone.
+    state = client.get(base).get_json()
+    assert state["version"] == 1 and state["state"]["turn"]["kept"] == [{"face": "worm", "count": 1}]
+
+
+def test_read_only_database_page_tap_shows_the_sentence_in_the_table_and_changes_nothing(app, table):
+    database = app.config["DATABASE"]
+    before = snapshot(database)
+    phone = reopened(database, query_only="ON").test_client()
+    join(phone, table, 0)
+
+    swapped = tap(phone, table["id"], SET_ASIDE_WORMS)  # htmx swaps 503 answers into the table
+    assert swapped.status_code == 503
+    assert alert(swapped.text) == SAVING_SENTENCE
+    assert 'id="table"' in swapped.text and "Traceback" not in swapped.text
+
+    without_script = tap(phone, table["id"], SET_ASIDE_WORMS, htmx=False)
+    assert without_script.status_code == 503 and alert(without_script.text) == SAVING_SENTENCE
+
+    started = phone.post("/tables", data={"csrf_token": csrf_of(phone), "game": "pickomino", "player": ["Cy", "Di"]})
+    assert started.status_code == 503 and alert(started.text) == SAVING_SENTENCE
+    assert 'value="Cy"' in started.text  # the start form keeps what was typed
+    assert snapshot(database) == before
+
+
+# --- a full disk ----------------------------------------------------------------------------
+def play_until_full(client, created: dict) -> tuple[object, dict, int]:
+    """Undo and set aside again until a write does not fit: that refused response,
+    everything kept just before it, and the table's version the last 200 acknowledged."""
+    base = f"/api/tables/{created['id']}"
+    database = client.application.config["DATABASE"]
+    acknowledged = client.get(base).get_json()["version"]
+    for step in range(5_000):
+        before = snapshot(database)
+        if step % 2 == 0:
+            response = client.post(base + "/undo", headers=host(created))
+        else:
+            response = client.post(base + "/actions", json=SET_ASIDE_WORMS, headers=host(created))
+        if response.status_code != 200:
+            return response, before, acknowledged
+        acknowledged = response.get_json()["version"]
+    pytest.fail("the database never filled up")
+
+
+def test_full_disk_refuses_the_write_that_does_not_fit_and_keeps_every_earlier_one(app, table):
+    database = app.config["DATABASE"]
+    full = reopened(database, max_page_count=1).test_client()  # 1: no more pages than now
+    refused, before, acknowledged = play_until_full(full, table)
+
+    assert_error(refused, 503, "storage_unavailable")
+    assert refused.get_json()["error"] == SAVING_SENTENCE
+    assert snapshot(database) == before  # the refused write left no trace
+    with sqlite3.connect(database) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert full.get(f"/api/tables/{table['id']}").get_json()["version"] == acknowledged
+
+    # Room again (the operator freed some space): the same write goes through.
+    roomy = reopened(database).test_client()
+    retried = roomy.post(f"/api/tables/{table['id']}/undo", headers=host(table))
+    if retried.status_code == 409:  # the refused write was an action, not an undo
+        retried = roomy.post(f"/api/tables/{table['id']}/actions", json=SET_ASIDE_WORMS, headers=host(table))
+    assert retried.status_code == 200 and retried.get_json()["version"] == acknowledged + 1
+
+
+def test_full_disk_page_tap_shows_the_sentence_and_changes_nothing(app, table):
+    database = app.config["DATABASE"]
+    full = reopened(database, max_page_count=1).test_client()
+    play_until_full(full, table)
+    before = snapshot(database)
+    join(full, table, 0)
+    state = full.get(f"/api/tables/{table['id']}").get_json()
+    action = SET_ASIDE_WORMS if state["state"]["turn"]["kept"] == [] else {"type": "set_aside", "face": 5, "count": 1}
+
+    swapped = tap(full, table["id"], action)
+    assert swapped.status_code == 503 and alert(swapped.text) == SAVING_SENTENCE
+    assert snapshot(database) == before
+
+
+# --- a database out of reach (its folder gone: a pulled USB stick) --------------------------
+def test_database_out_of_reach_gives_a_sentence_on_every_page_and_in_the_api(tmp_path: Path):
+    folder = tmp_path / "data"
+    app = create_app({"DATABASE": str(folder / "companion.sqlite3"), "SECRET_KEY": "test", "TESTING": True})
+    client = app.test_client()
+    created = create(client)
+    folder.rename(tmp_path / "elsewhere")
+
+    page = client.get(f"/t/{created['id']}")
+    assert page.status_code == 503 and alert(page.text) == REACHING_SENTENCE
+    poll = client.get(f"/t/{created['id']}/poll?v=0", headers={"HX-Request": "true"})
+    assert poll.status_code == 503 and poll.headers["HX-Refresh"] == "true"  # the phone reloads to show it
+    home = client.get("/")
+    assert home.status_code == 503 and alert(home.text) == REACHING_SENTENCE
+    api = client.get(f"/api/tables/{created['id']}")
+    assert_error(api, 503, "storage_unavailable")
+    assert api.get_json()["error"] == REACHING_SENTENCE
+
+    (tmp_path / "elsewhere").rename(folder)
+    assert client.get(f"/t/{created['id']}").status_code == 200
+    assert re.search(r"Ana", client.get("/").text)

@@ -88,7 +88,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.after_request(_security_headers)
 
     from .web import api, pages
+    from .web.session import PhoneSessionInterface
 
+    app.session_interface = PhoneSessionInterface()
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     return app

@@ -11,6 +11,7 @@ import hmac
 import secrets
 
 from flask import abort, request, session
+from flask.sessions import SecureCookieSessionInterface
 
 from .. import store
 from ..service import Viewer
@@ -18,6 +19,32 @@ from ..service import Viewer
 MAX_TABLES_REMEMBERED = 20
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
+
+
+class PhoneSessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, except that a validly signed cookie of another shape
+    (an older version's) is read as far as it makes sense: whatever is malformed is
+    forgotten, never trusted and never a crash."""
+
+    def open_session(self, app, request):
+        opened = super().open_session(app, request)
+        if opened is not None:
+            _forget_malformed(opened)
+        return opened
+
+
+def _forget_malformed(opened) -> None:
+    tables = opened.get("tables")
+    if tables is not None:
+        kept = {
+            table_id: {key: value for key, value in entry.items() if isinstance(value, str)}
+            for table_id, entry in (tables.items() if isinstance(tables, dict) else ())
+            if isinstance(entry, dict)
+        }
+        if kept != tables:
+            opened["tables"] = kept
+    if CSRF_FIELD in opened and not isinstance(opened[CSRF_FIELD], str):
+        del opened[CSRF_FIELD]
 
 
 def remember(table_id: str, role: str, token: str) -> None:

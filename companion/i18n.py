@@ -12,7 +12,7 @@ from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import request
+from flask import has_request_context, request
 from flask_babel import format_datetime, format_decimal, get_translations
 
 from .games.text import Text
@@ -35,7 +35,10 @@ def language_of(tag: str) -> str | None:
 def select_locale() -> str:
     """The language the phone chose with the switcher, else the first of its own
     preferences (Accept-Language, best first) we speak, else English. Regional variants
-    count as their language: a French phone sending "fr-FR, en;q=0.5" gets French."""
+    count as their language: a French phone sending "fr-FR, en;q=0.5" gets French.
+    Outside a request (the service used from a script or a test) English."""
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
     chosen = request.cookies.get(LANGUAGE_COOKIE, "")
     if chosen in LANGUAGES:
         return chosen

@@ -1,0 +1,74 @@
+"""The companion as users run it (`python -m companion serve` in its own process), so a test
+can kill it the hard way and start it again on the same database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class CompanionProcess:
+    """`python -m companion serve` on a free loopback port, on the database in `folder`."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.database = folder / "companion.sqlite3"
+        self.process: subprocess.Popen | None = None
+        self.url = ""
+
+    def start(self) -> "CompanionProcess":
+        port = free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        env = {**os.environ, "COMPANION_DATABASE": str(self.database), "COMPANION_INSTANCE": str(self.folder)}
+        with open(self.folder / "server.log", "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        for _attempt in range(200):
+            try:
+                if requests.get(self.url + "/healthz", timeout=1).status_code == 204:
+                    return self
+            except requests.ConnectionError:
+                time.sleep(0.05)
+            assert self.process.poll() is None, (self.folder / "server.log").read_text()
+        pytest.fail("the companion did not start: " + (self.folder / "server.log").read_text())
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no cleanup, no checkpoint, as when the process is killed."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def companion_process(tmp_path: Path):
+    """Starts companions on one database folder; whatever is still running is stopped."""
+    started: list[CompanionProcess] = []
+
+    def start() -> CompanionProcess:
+        server = CompanionProcess(tmp_path).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

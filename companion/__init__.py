@@ -6,9 +6,10 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, request
 from flask_babel import Babel
 from htmx_flask import Htmx
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import db, i18n
 
@@ -46,6 +47,11 @@ def _security_headers(response):
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Referrer-Policy", "same-origin")
+    if request.is_secure:  # every cookie set here (the session's: see PhoneSessionInterface)
+        cookies = response.headers.getlist("Set-Cookie")
+        response.headers.setlist(
+            "Set-Cookie", [cookie if "; secure" in cookie.lower() else cookie + "; Secure" for cookie in cookies]
+        )
     return response
 
 
@@ -65,6 +71,10 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        # Behind a reverse proxy (HTTPS, a host name): trust its X-Forwarded-For/-Proto/
+        # -Host/-Port, so cookies are Secure and links use its address. Off by default: on
+        # a LAN any phone could send those headers.
+        BEHIND_PROXY=os.environ.get("COMPANION_BEHIND_PROXY", "") == "1",
         BABEL_DEFAULT_LOCALE=i18n.DEFAULT_LANGUAGE,
         POLL_SECONDS=2,
         # Extra PRAGMAs for every database connection, e.g. {"synchronous": "FULL"}.
@@ -86,6 +96,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)
     Htmx(app)
     app.after_request(_security_headers)
+    if app.config["BEHIND_PROXY"]:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)
 
     from .web import api, pages
     from .web.session import PhoneSessionInterface

@@ -22,15 +22,20 @@ CSRF_HEADER = "X-CSRF-Token"
 
 
 class PhoneSessionInterface(SecureCookieSessionInterface):
-    """Flask's signed-cookie session, except that a validly signed cookie of another shape
-    (an older version's) is read as far as it makes sense: whatever is malformed is
-    forgotten, never trusted and never a crash."""
+    """Flask's signed-cookie session, with two differences. The cookie is `Secure` whenever
+    the request came over HTTPS (behind a proxy: see BEHIND_PROXY), so one server can serve
+    the LAN over HTTP and a proxy's HTTPS. And a validly signed cookie of another shape (an
+    older version's) is read as far as it makes sense: whatever is malformed is forgotten,
+    never trusted and never a crash."""
 
     def open_session(self, app, request):
         opened = super().open_session(app, request)
         if opened is not None:
             _forget_malformed(opened)
         return opened
+
+    def get_cookie_secure(self, app) -> bool:
+        return super().get_cookie_secure(app) or request.is_secure
 
 
 def _forget_malformed(opened) -> None:

@@ -6,7 +6,7 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Flask, abort, current_app, request
 from flask_babel import Babel
 from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -15,6 +15,10 @@ from . import db, i18n
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MAX_REQUEST_BYTES = 64 * 1024
+# waitress reads a whole body before the app sees it. Over this size it refuses the request
+# (413, plain text) from the headers alone, without reading or buffering the body; bodies
+# between the two limits get the app's own 413 (a sentence, JSON under /api).
+MAX_SERVER_BODY_BYTES = 1024 * 1024
 
 
 def instance_folder() -> Path:
@@ -53,6 +57,13 @@ def _security_headers(response):
             "Set-Cookie", [cookie if "; secure" in cookie.lower() else cookie + "; Secure" for cookie in cookies]
         )
     return response
+
+
+def _refuse_oversized_bodies() -> None:
+    """A body over MAX_CONTENT_LENGTH is refused (413) before anything looks at it: no
+    parsing, no database. (Flask alone would refuse it only once a view reads the body.)"""
+    if request.content_length is not None and request.content_length > current_app.config["MAX_CONTENT_LENGTH"]:
+        abort(413)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -96,6 +107,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)
     Htmx(app)
     app.after_request(_security_headers)
+    app.before_request(_refuse_oversized_bodies)
     if app.config["BEHIND_PROXY"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import qrcode
 
-from . import create_app, default_database
+from . import MAX_SERVER_BODY_BYTES, create_app, default_database
 from .web.links import public_base
 
 
@@ -31,7 +31,14 @@ def serve(args: argparse.Namespace) -> int:
         code.print_ascii(invert=True)
     print(f"Database: {app.config['DATABASE']}", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
-    waitress_serve(app, host=args.host, port=args.port, threads=args.threads, ident="companion")
+    waitress_serve(
+        app,
+        host=args.host,
+        port=args.port,
+        threads=args.threads,
+        ident="companion",
+        max_request_body_size=MAX_SERVER_BODY_BYTES,
+    )
     return 0
 
 

@@ -1,0 +1,202 @@
+"""The companion as users run it (`python -m companion serve`, waitress, its own process,
+loopback only), looked at from outside:
+
+- a body over 64 KB is refused with 413 before any work is done, on pages and API alike,
+  sent with a Content-Length or chunked without one: before the table is looked up,
+  before the CSRF token is checked, and nothing changes. A body declared far larger than
+  any phone sends is refused by the server without waiting for it to arrive.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from companion import MAX_REQUEST_BYTES, MAX_SERVER_BODY_BYTES
+
+from .snapshot import database_snapshot
+
+HTTP_TIMEOUT = 10
+OVER_THE_LIMIT = MAX_REQUEST_BYTES + 6 * 1024
+
+
+class Served:
+    """`python -m companion serve` on a free loopback port, its output in a file."""
+
+    def __init__(self, folder: Path):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = str(folder / "companion.sqlite3")
+        self.output = folder / "output.log"
+        env = {
+            **os.environ,
+            "COMPANION_DATABASE": self.database,
+            "COMPANION_INSTANCE": str(folder),
+            "COMPANION_PUBLIC_URL": self.url,
+        }
+        with open(self.output, "wb") as output:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        for _attempt in range(400):
+            try:
+                if requests.get(self.url + "/healthz", timeout=1).status_code == 204:
+                    return
+            except requests.ConnectionError:
+                assert self.process.poll() is None, self.output.read_text()
+                time.sleep(0.05)
+        pytest.fail("the companion did not start: " + self.output.read_text())
+
+    def stop(self) -> str:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        return self.output.read_text()
+
+    def create(self, players=("Ana", "Bruno")) -> dict:
+        response = requests.post(self.url + "/api/tables", json={"game": "pickomino", "players": list(players)})
+        assert response.status_code == 201
+        return response.json()
+
+    def snapshot(self):
+        return database_snapshot(self.database)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    server = Served(tmp_path_factory.mktemp("served"))
+    yield server
+    if server.process.poll() is None:
+        server.stop()
+
+
+def raw_exchange(served: Served, head: bytes, body_parts: list[bytes] = ()) -> bytes:
+    """Sends a request byte for byte and returns what the server answers before closing."""
+    with socket.create_connection(("127.0.0.1", served.port), timeout=HTTP_TIMEOUT) as connection:
+        connection.sendall(head)
+        for part in body_parts:
+            try:
+                connection.sendall(part)
+            except (BrokenPipeError, ConnectionResetError):
+                break  # the server has refused already and stopped reading
+        answer = b""
+        try:
+            while chunk := connection.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass
+    return answer
+
+
+# --- 413 before any work -----------------------------------------------------------------------
+def test_an_oversized_api_body_is_refused_with_413_in_json_and_nothing_is_created(served):
+    before = served.snapshot()
+    response = requests.post(
+        served.url + "/api/tables",
+        json={"game": "pickomino", "players": ["Ana", "Bruno"], "pad": "x" * OVER_THE_LIMIT},
+        timeout=HTTP_TIMEOUT,
+    )
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+    assert served.snapshot() == before
+
+
+def test_an_oversized_action_is_refused_before_the_table_is_looked_up(served):
+    """An unknown table would answer 404: the size is checked first."""
+    body = {"type": "stop", "pad": "x" * OVER_THE_LIMIT}
+    response = requests.post(served.url + "/api/tables/ZZZZZZ/actions", json=body, timeout=HTTP_TIMEOUT)
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+
+
+def test_an_oversized_action_at_a_real_table_changes_nothing(served):
+    table = served.create()
+    before = served.snapshot()
+    response = requests.post(
+        f"{served.url}/api/tables/{table['id']}/actions",
+        json={"type": "roll", "dice": [1, 2, 3, 4, 5, "worm", "worm", "worm"], "pad": "x" * OVER_THE_LIMIT},
+        headers={"Authorization": f"Bearer {table['host_token']}"},
+        timeout=HTTP_TIMEOUT,
+    )
+    assert response.status_code == 413
+    assert served.snapshot() == before
+
+
+def test_an_oversized_form_is_refused_with_413_before_its_csrf_token_is_checked(served):
+    """A form without a CSRF token would answer 400: the size is checked first."""
+    before = served.snapshot()
+    response = requests.post(
+        served.url + "/tables", data={"game": "pickomino", "player": ["Ana", "Bruno"], "pad": "x" * OVER_THE_LIMIT},
+        timeout=HTTP_TIMEOUT,
+    )
+    assert response.status_code == 413
+    assert response.headers["Content-Type"].startswith("text/html")
+    assert 'role="alert"' in response.text
+    assert served.snapshot() == before
+
+
+def test_an_oversized_tap_at_a_table_page_is_refused_and_changes_nothing(served):
+    table = served.create()
+    before = served.snapshot()
+    response = requests.post(
+        f"{served.url}/t/{table['id']}/act", data={"action": '{"type": "stop"}', "pad": "x" * OVER_THE_LIMIT},
+        headers={"HX-Request": "true"}, timeout=HTTP_TIMEOUT,
+    )
+    assert response.status_code == 413
+    assert served.snapshot() == before
+
+
+def test_a_chunked_body_without_content_length_over_the_limit_is_refused(served):
+    table = served.create()
+    before = served.snapshot()
+    pad = b"x" * OVER_THE_LIMIT
+
+    def chunks():
+        body = b'{"type": "stop", "pad": "' + pad + b'"}'
+        for start in range(0, len(body), 8192):
+            yield body[start : start + 8192]
+
+    response = requests.post(
+        f"{served.url}/api/tables/{table['id']}/actions",
+        data=chunks(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {table['host_token']}"},
+        timeout=HTTP_TIMEOUT,
+    )
+    assert response.request.headers.get("Transfer-Encoding") == "chunked"
+    assert "Content-Length" not in response.request.headers
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+    assert served.snapshot() == before
+
+
+def test_a_body_declared_far_too_large_is_refused_without_waiting_for_it(served):
+    """Nothing of the body is sent: the server answers from the headers alone."""
+    head = (
+        b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (50 * 1024 * 1024)
+    )
+    answer = raw_exchange(served, head)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+
+
+def test_a_chunked_body_far_too_large_is_cut_off_by_the_server(served):
+    before = served.snapshot()
+    head = (
+        b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )
+    chunk = b"%x\r\n%s\r\n" % (64 * 1024, b"x" * 64 * 1024)
+    answer = raw_exchange(served, head, [chunk] * (2 * MAX_SERVER_BODY_BYTES // (64 * 1024)))
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert served.snapshot() == before

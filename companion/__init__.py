@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -66,6 +68,45 @@ def _refuse_oversized_bodies() -> None:
         abort(413)
 
 
+# Loggers that may write a request's path: Flask's ("Exception on <path>"), waitress's
+# ("Exception while serving <path>") and the development server's request lines.
+PATH_LOGGERS = ("waitress", "werkzeug")
+
+
+class TokenRedactor(logging.Filter):
+    """Takes the token out of every logged path that carries one (the join link /j/<token>):
+    whoever reads a log must not be able to take a seat with it."""
+
+    def __init__(self, app: Flask):
+        super().__init__()
+        heads = [
+            re.sub(r"<[^<>]+>", r"[^/\\s]+", re.escape(re.split(r"<(?:[^:<>]+:)?token>", rule.rule)[0]))
+            for rule in app.url_map.iter_rules()
+            if "token" in rule.arguments
+        ]
+        self.pattern = re.compile("(" + "|".join(heads) + r")[^\s/?#\"']+") if heads else None
+
+    def redact(self, text: str) -> str:
+        return self.pattern.sub(r"\g<1>[token]", text) if self.pattern else text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = self.redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        if record.exc_info and record.exc_text is None:  # the traceback's text too
+            record.exc_text = self.redact(logging.Formatter().formatException(record.exc_info))
+        return True
+
+
+def _redact_tokens_in_logs(app: Flask) -> None:
+    redactor = TokenRedactor(app)
+    for logger in (app.logger, *map(logging.getLogger, PATH_LOGGERS)):
+        for old in [f for f in logger.filters if isinstance(f, TokenRedactor)]:
+            logger.removeFilter(old)  # the app created last decides (tests create many)
+        logger.addFilter(redactor)
+
+
 def create_app(config: dict | None = None) -> Flask:
     instance = instance_folder()
     app = Flask(
@@ -117,4 +158,5 @@ def create_app(config: dict | None = None) -> Flask:
     app.session_interface = PhoneSessionInterface()
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    _redact_tokens_in_logs(app)
     return app

@@ -1,6 +1,8 @@
 """The companion as users run it (`python -m companion serve`, waitress, its own process,
 loopback only), looked at from outside:
 
+- its output (stdout and stderr, the only log it writes) never holds a token, even when
+  the join link /j/<token> itself fails with a server error;
 - a body over 64 KB is refused with 413 before any work is done, on pages and API alike,
   sent with a Content-Length or chunked without one: before the table is looked up,
   before the CSRF token is checked, and nothing changes. A body declared far larger than
@@ -9,8 +11,10 @@ loopback only), looked at from outside:
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -200,3 +204,55 @@ def test_a_chunked_body_far_too_large_is_cut_off_by_the_server(served):
     answer = raw_exchange(served, head, [chunk] * (2 * MAX_SERVER_BODY_BYTES // (64 * 1024)))
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert served.snapshot() == before
+
+
+# --- logs ---------------------------------------------------------------------------------------
+def test_the_servers_output_never_holds_a_token(tmp_path):
+    """Everything a table does, a failing join link included, then the output is read."""
+    served = Served(tmp_path)
+    table = served.create(("Ana", "Bruno", "Caio"))
+    tokens = [table["host_token"], *(seat["token"] for seat in table["seats"])]
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    with requests.Session() as phone:
+        assert phone.get(f"{served.url}/j/{table['seats'][0]['token']}", timeout=HTTP_TIMEOUT).status_code == 200
+        phone.get(f"{served.url}/t/{table['id']}/poll?v=0", timeout=HTTP_TIMEOUT)
+    requests.post(
+        f"{served.url}/api/tables/{table['id']}/actions",
+        json={"type": "roll", "dice": [1, 2, 3, 4, 5, "worm", "worm", "worm"]},
+        headers=host, timeout=HTTP_TIMEOUT,
+    )
+    requests.get(f"{served.url}/api/tables/{table['id']}/log", headers=host, timeout=HTTP_TIMEOUT)
+    assert requests.get(f"{served.url}/j/not-a-token", timeout=HTTP_TIMEOUT).status_code == 404
+    # The join link fails on the server (the seats are gone from the database): the
+    # error is logged, with its path, and the token must not be in it.
+    database = sqlite3.connect(served.database)
+    database.execute("ALTER TABLE seats RENAME TO seats_away")
+    database.commit()
+    try:
+        failed = requests.get(f"{served.url}/j/{table['seats'][1]['token']}", timeout=HTTP_TIMEOUT)
+    finally:
+        database.execute("ALTER TABLE seats_away RENAME TO seats")
+        database.commit()
+        database.close()
+    assert failed.status_code >= 500
+    output = served.stop()
+    assert "/j/[token]" in output, "the failure was logged with its path: " + output[-2000:]
+    for token in tokens:
+        assert token not in output
+
+
+@pytest.mark.parametrize(
+    "logger, line",
+    [
+        ("waitress", "Exception while serving /j/{token}"),
+        ("waitress", "Client disconnected while serving /j/{token}?from=qr"),
+        ("werkzeug", '127.0.0.1 - - [21/Nov/2025 20:00:00] "GET /j/{token} HTTP/1.1" 303 -'),
+    ],
+)
+def test_the_servers_own_lines_with_a_join_path_lose_the_token(app, caplog, logger, line):
+    """What waitress and the development server write about a request, with its path."""
+    token = "Zq9_x-Tok3n"
+    with caplog.at_level(logging.INFO):
+        logging.getLogger(logger).error(line.format(token=token))
+    assert token not in caplog.text
+    assert "/j/[token]" in caplog.text

@@ -152,7 +152,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["BEHIND_PROXY"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)
 
-    from .web import api, pages
+    from .web import api, pages, results
     from .web.session import PhoneSessionInterface
 
     app.session_interface = PhoneSessionInterface()
@@ -160,3 +160,4 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     _redact_tokens_in_logs(app)
     return app
+    app.register_blueprint(results.bp)

@@ -69,6 +69,25 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (name_key, game, key)
     );
     """,
+    # Rematches: the table a rematch came from, and on the old table the rematch's id and
+    # its host token sealed with the server's secret (phones joined to the old table are
+    # handed their new seat from it). Results: each finished table's places and scores as
+    # of its version, read by the history and the players' pages without replaying.
+    """
+    ALTER TABLE game_tables ADD COLUMN rematch_of TEXT;
+    ALTER TABLE game_tables ADD COLUMN rematch_id TEXT;
+    ALTER TABLE game_tables ADD COLUMN rematch_host_sealed TEXT;
+    CREATE TABLE results (
+        table_id TEXT NOT NULL REFERENCES game_tables (id),
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        name_key TEXT NOT NULL,
+        score INTEGER NOT NULL,
+        place INTEGER NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (name_key);
+    """,
 ]
 
 

@@ -155,6 +155,13 @@ def create_table(db, slug: Any, players: Any, options: Any) -> Created:
     if options is not None and not isinstance(options, dict):
         # Checked here, not only in the engine: an empty list or "" would pass for "no options".
         raise ServiceError(400, "malformed_request", N_("Options must be a JSON object."))
+    with _writing(db):
+        return insert_table(db, game, names, options)
+
+
+def insert_table(db, game: Game, names: list[str], options: dict[str, Any] | None) -> Created:
+    """A new table, inside the caller's write transaction (a rematch creates its table
+    while it holds the old table's write lock, so two taps make one rematch)."""
     try:
         effective = game.effective_options(options)
         deal = game.deal(names, effective, random.SystemRandom())
@@ -167,13 +174,12 @@ def create_table(db, slug: Any, players: Any, options: Any) -> Created:
     while True:
         table_id = "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
         try:
-            with _writing(db):
-                store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens)
-                for seat, entries in game.memories(effective, deal).items():
-                    store.remember(db, game.slug, names[seat], entries)
+            store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens)
             break
         except sqlite3.IntegrityError:
-            continue  # the id was taken: draw another
+            continue  # the id was taken: draw another (the failed insert left nothing behind)
+    for seat, entries in game.memories(effective, deal).items():
+        store.remember(db, game.slug, names[seat], entries)
     row = store.table_row(db, table_id)
     return Created(Table(row, names, game, state), host_token, seat_tokens)
 
@@ -225,6 +231,7 @@ def view(table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
         ],
         "current_seat": game.current_seat(state),
         "ranking": render_all(game.ranking(state)) if finished else None,
+        "rematch": table.row.get("rematch_id"),  # the table a rematch of this one started, if any
         "state": public,
     }
 

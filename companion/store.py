@@ -185,9 +185,14 @@ def update_table(db, table_id: str, version: int, status: str, current_seat: int
 
 
 def list_tables(db, limit: int = 50) -> list[dict[str, Any]]:
+    """Tables in progress, then finished ones, latest first; a finished table's winners
+    come from its results (see save_results), empty until those are saved."""
     rows = db.execute(
-        "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at,"
-        " (SELECT group_concat(name, '\u001f') FROM (SELECT name FROM seats WHERE table_id = t.id ORDER BY seat))"
+        "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at,"
+        " (SELECT group_concat(name, '\u001f') FROM (SELECT name FROM seats WHERE table_id = t.id ORDER BY seat)),"
+        " (SELECT group_concat(name, '\u001f') FROM (SELECT s.name FROM results r"
+        "   JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
+        "   WHERE r.table_id = t.id AND r.version = t.version AND r.place = 1 ORDER BY r.seat))"
         " FROM game_tables t ORDER BY t.status = 'finished', t.updated_at DESC LIMIT ?",
         [limit],
     )
@@ -199,7 +204,86 @@ def list_tables(db, limit: int = 50) -> list[dict[str, Any]]:
             "current_seat": current_seat,
             "created_at": created_at,
             "updated_at": updated_at,
+            "finished_at": finished_at,
             "players": names.split("\u001f") if names else [],
+            "winners": winners.split("\u001f") if winners else [],
         }
-        for id_, game, status, current_seat, created_at, updated_at, names in rows
+        for id_, game, status, current_seat, created_at, updated_at, finished_at, names, winners in rows
+    ]
+
+
+# --- rematches ------------------------------------------------------------------------------
+def poll_row(db, table_id: str) -> tuple[int, str | None] | None:
+    """The polling fast path: the version and the rematch, one indexed lookup, no replay."""
+    row = db.execute("SELECT version, rematch_id FROM game_tables WHERE id = ?", [table_id]).fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+def set_rematch(db, table_id: str, rematch_id: str, host_sealed: str) -> None:
+    db.execute(
+        "UPDATE game_tables SET rematch_id = ?, rematch_host_sealed = ? WHERE id = ?", [rematch_id, host_sealed, table_id]
+    )
+    db.execute("UPDATE game_tables SET rematch_of = ? WHERE id = ?", [table_id, rematch_id])
+
+
+# --- results: the history's and the players' pages' record -------------------------------------
+def tables_without_results(db) -> list[str]:
+    """Finished tables whose saved results are missing or older than the table."""
+    rows = db.execute(
+        "SELECT t.id FROM game_tables t WHERE t.status = 'finished' AND NOT EXISTS"
+        " (SELECT 1 FROM results r WHERE r.table_id = t.id AND r.version = t.version)"
+    )
+    return [row[0] for row in rows]
+
+
+def save_results(db, table_id: str, version: int, entries: list[dict[str, Any]]) -> None:
+    """A finished table's ranking as of `version`: seat, name (kept case-folded), score, place."""
+    db.execute("DELETE FROM results WHERE table_id = ?", [table_id])
+    db["results"].insert_all(
+        {
+            "table_id": table_id,
+            "version": version,
+            "seat": entry["seat"],
+            "name_key": entry["name"].casefold(),
+            "score": entry["score"],
+            "place": entry["place"],
+        }
+        for entry in entries
+    )
+
+
+def player_results(db, name_key: str) -> list[dict[str, Any]]:
+    """Every finished table a player (by case-folded name) sat at, latest first."""
+    rows = db.execute(
+        "SELECT t.id, t.game, t.created_at, t.finished_at, s.name, r.score, r.place,"
+        " (SELECT count(*) FROM seats WHERE table_id = t.id)"
+        " FROM results r JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'"
+        " JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
+        " WHERE r.name_key = ? ORDER BY t.finished_at DESC, t.id",
+        [name_key],
+    )
+    return [
+        {
+            "id": id_,
+            "game": game,
+            "created_at": created_at,
+            "finished_at": finished_at,
+            "name": name,
+            "score": score,
+            "place": place,
+            "players": players,
+        }
+        for id_, game, created_at, finished_at, name, score, place, players in rows
+    ]
+
+
+def seated_names(db) -> list[dict[str, Any]]:
+    """Every seat of every table: who sat where, with the table's game, status and date."""
+    rows = db.execute(
+        "SELECT s.name, s.seat, t.id, t.game, t.status, t.updated_at FROM seats s JOIN game_tables t ON t.id = s.table_id"
+        " ORDER BY t.updated_at DESC, t.id"
+    )
+    return [
+        {"name": name, "seat": seat, "id": id_, "game": game, "status": status, "updated_at": updated_at}
+        for name, seat, id_, game, status, updated_at in rows
     ]

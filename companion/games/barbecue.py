@@ -65,6 +65,7 @@ def check_spot_worms(raw: Any) -> dict[str, int]:
 class Barbecue(Game):
     slug = "heckmeck-barbecue"
     title = N_("Heckmeck Barbecue")
+    bgg_id = 66798
     min_players = 2
     max_players = len(PLATE_COLOURS)
     dice = DICE
@@ -219,7 +220,15 @@ class Barbecue(Game):
             return None
         names = state["players"]
         entries = [
-            {"seat": seat, "name": names[seat], "score": score, "plate_spots": _plate_spots(state, seat)}
+            {
+                "seat": seat,
+                "name": names[seat],
+                "score": score,
+                "plate_spots": _plate_spots(state, seat),
+                "worms": state["worms"][seat],
+                "snails": state["snails"][seat],
+                "detail": _points_made_of(state["worms"][seat], state["snails"][seat]),
+            }
             for seat, score in enumerate(self.scores(state))
         ]
         # Seed: among tied players the plate on the highest spot wins. Spots have one owner,
@@ -318,6 +327,16 @@ def _failure_consequence(state: dict[str, Any], record: dict[str, Any]) -> Text:
     if not state["snail_supply"]:
         return N_("the snail supply is empty: the game is over.")
     return N_("every spot has two plates or a snail: no snail can be placed and the game is over.")
+
+
+def _points_made_of(worms: int, snails: int) -> Text:
+    """How a score is made up (RULES §3): a point per worm, SNAIL_POINTS per snail."""
+    return N_(
+        "%(worms)s + %(snails)s × %(points)s",
+        worms=NP_("%(num)s worm", "%(num)s worms", worms),
+        snails=NP_("%(num)s snail", "%(num)s snails", snails),
+        points=SNAIL_POINTS,
+    )
 
 
 def _tiebreak_sentence(tied: list[dict[str, Any]], index: int) -> Text:

@@ -51,6 +51,7 @@ class Game:
     min_players: int
     max_players: int
     options: tuple[Option, ...] = ()
+    bgg_id: int | None = None  # the game's BoardGameGeek id, when it has one (for exported plays)
 
     # --- options -------------------------------------------------------------------
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
@@ -109,8 +110,8 @@ class Game:
         raise NotImplementedError
 
     def ranking(self, state: dict[str, Any]) -> list[dict[str, Any]] | None:
-        """Best first: seat, name, score, place, tiebreak (a Text or None), and optionally
-        detail: how the score is made up (Twenty One's row scores), shown under it."""
+        """Best first: seat, name, score, place, tiebreak (a Text or None), and detail: how
+        the score is made up (the tiles held, the row scores...), shown under it."""
         raise NotImplementedError
 
     def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -147,6 +148,11 @@ class Game:
 
     def recall(self, options: dict[str, Any], deal: Any, memories: list[dict[str, Any]]) -> dict[str, Any]:
         """`options` completed from `memories`, what each seat's player kept at earlier tables."""
+        return options
+
+    def rematch_options(self, options: dict[str, Any], deal: Any, order: list[int]) -> dict[str, Any]:
+        """The options of a rematch whose seat `n` is this table's seat `order[n]`: options
+        given per seat (Twenty One's sheets) follow their players; most games have none."""
         return options
 
     def actors(self, state: dict[str, Any]) -> list[int]:

@@ -314,16 +314,23 @@ class Lobo(Game):
         if not self.is_finished(state):
             return None
         names = state["players"]
-        entries = [
-            {"seat": index, "name": names[index], "score": score, "meadow": counting_meadow(seat["meadows"])}
-            for index, (seat, score) in enumerate(zip(state["seats"], self.scores(state)))
-        ]
+        entries = []
+        for index, (seat, score) in enumerate(zip(state["seats"], self.scores(state))):
+            meadow, bonus = counting_meadow(seat["meadows"]), leaving_bonus(seat["left"])
+            entries.append(
+                {
+                    "seat": index,
+                    "name": names[index],
+                    "score": score,
+                    "meadow": meadow,
+                    "bonus": bonus,
+                    "detail": N_("%(meadow)s + leaving bonus %(bonus)s", meadow=_counting_meadow_words(meadow), bonus=bonus),
+                }
+            )
         ordered = rank(entries, key=lambda entry: (entry["score"], entry["meadow"]))
         for entry in ordered:
             tied = [other for other in ordered if other["score"] == entry["score"]]
             entry["tiebreak"] = _tiebreak_sentence(tied) if len(tied) > 1 else None
-        for entry in ordered:
-            del entry["meadow"]
         return ordered
 
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
@@ -344,6 +351,12 @@ class Lobo(Game):
             "entered %(num)s meadows; the largest valid one counts: %(sheep)s sheep.",
             len(meadows), sheep=counting_meadow(meadows),
         )
+
+
+def _counting_meadow_words(sheep: int) -> Text:
+    if not sheep:
+        return N_("No valid meadow")
+    return NP_("Counting meadow of %(num)s sheep", "Counting meadow of %(num)s sheep", sheep)
 
 
 def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:

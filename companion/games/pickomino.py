@@ -7,7 +7,7 @@ from typing import Any
 from . import wormdice
 from .base import Game, Option, rank, require_seat_turn
 from .errors import MalformedAction, RuleError
-from .text import N_, Text, join_names
+from .text import N_, NP_, Text, join_names
 
 TILE_VALUES = range(21, 37)
 TILE_WORMS = {value: 1 + (value - 21) // 4 for value in TILE_VALUES}  # 21–24: 1 … 33–36: 4
@@ -24,6 +24,7 @@ FAILURE_REASONS = {
 class Pickomino(Game):
     slug = "pickomino"
     title = N_("Pickomino")
+    bgg_id = 15818
     min_players = 2
     max_players = 7
     dice = DICE
@@ -176,7 +177,14 @@ class Pickomino(Game):
             return None
         names = state["players"]
         entries = [
-            {"seat": seat, "name": names[seat], "score": score, "best": max(state["stacks"][seat], default=0)}
+            {
+                "seat": seat,
+                "name": names[seat],
+                "score": score,
+                "best": max(state["stacks"][seat], default=0),
+                "tiles": sorted(state["stacks"][seat]),
+                "detail": _tiles_held(state["stacks"][seat]),
+            }
             for seat, score in enumerate(self.scores(state))
         ]
         ordered = rank(entries, key=lambda entry: (entry["score"], entry["best"]))
@@ -218,6 +226,14 @@ class Pickomino(Game):
         else:
             consequence = N_("there was no tile to give back.")
         return N_("%(name)s failed (%(reason)s): %(consequence)s", name=name, reason=reason, consequence=consequence)
+
+
+def _tiles_held(stack: list[int]) -> Text:
+    """How a score is made up: the tiles in the stack, lowest first."""
+    if not stack:
+        return N_("No tiles held.")
+    tiles = ", ".join(str(tile) for tile in sorted(stack))
+    return NP_("Tile held: %(tiles)s", "Tiles held: %(tiles)s", len(stack), tiles=tiles)
 
 
 def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:

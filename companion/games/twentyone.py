@@ -314,6 +314,16 @@ class TwentyOne(Game):
                 copied[seat] = memories[seat][letter]
         return {**options, "sheet_layouts": copied if any(copied) else options["sheet_layouts"]}
 
+    def rematch_options(self, options: dict[str, Any], deal: Any, order: list[int]) -> dict[str, Any]:
+        """Every player keeps their sheet in a rematch: its letter, and the colours they
+        copied from a printed one."""
+        copied = per_seat(options["sheet_layouts"], len(deal), "sheet_layouts")
+        return {
+            **options,
+            "sheets": [deal[seat] for seat in order],
+            "sheet_layouts": [copied[seat] for seat in order] if any(copied) else None,
+        }
+
     # --- reading the state --------------------------------------------------------------
     def is_finished(self, state: dict[str, Any]) -> bool:
         return state["finished"]

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
-from .. import i18n, service, store
+from .. import history, i18n, service, store
 from ..db import get_db, is_storage_failure
 from ..games import GAMES
 from ..games.text import N_
@@ -120,7 +120,7 @@ def home():
 
 
 def render_home(error: str | None = None, form: dict | None = None, status: int = 200):
-    tables = store.list_tables(get_db())
+    tables = history.recent_tables(get_db())
     for entry in tables:
         entry["title"] = render(GAMES[entry["game"]].title) if entry["game"] in GAMES else entry["game"]
     return (
@@ -242,9 +242,14 @@ def poll(table_id: str):
     """Every phone asks every couple of seconds: 204 while nothing changed (one indexed
     lookup, no replay), the fresh table when something did."""
     db = get_db()
-    version = store.table_version(db, table_id)
-    if version is None:
+    found = store.poll_row(db, table_id)
+    if found is None:
         abort(404)
+    version, rematch_id = found
+    held = phone.held(table_id)
+    if rematch_id is not None and ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
+        # A rematch has started: a phone joined to this table is led to its new seat.
+        return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
     if request.args.get("v", type=int) == version:
         return "", 204
     return render_table(service.load(db, table_id), phone.page_viewer(db, table_id))

@@ -67,6 +67,12 @@ def host_token(table_id: str) -> str | None:
     return session.get("tables", {}).get(table_id, {}).get("host")
 
 
+def held(table_id: str) -> dict[str, str]:
+    """What this phone keeps for a table: its "seat" and "host" tokens (either, both or
+    neither) and, once it has followed the table's rematch, the rematch's id ("rematch")."""
+    return dict(session.get("tables", {}).get(table_id, {}))
+
+
 def page_viewer(db, table_id: str) -> Viewer:
     entry = session.get("tables", {}).get(table_id, {})
     host = "host" in entry and store.is_host_token(db, table_id, entry["host"])

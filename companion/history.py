@@ -1,0 +1,81 @@
+"""The record: the tables on this server, and per player name what they played and scored.
+
+A finished table's places and scores are saved with the version they belong to, the first
+time a page needs them after the table finished (a table finished again after an undo is
+saved again), so the history and the players' pages never replay every game.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+from . import service, store
+from .db import is_storage_failure
+
+RECENT_TABLES = 50
+PLAYER_RECENT_TABLES = 10
+
+
+def save_missing_results(db) -> None:
+    """Save the results of every finished table whose saved ones are missing or stale."""
+    for table_id in store.tables_without_results(db):
+        table = service.load(db, table_id)
+        ranking = table.game.ranking(table.state)
+        if ranking is None:
+            continue
+        try:
+            with store.write(db):
+                store.save_results(db, table_id, table.version, ranking)
+        except sqlite3.OperationalError as error:
+            if not is_storage_failure(error):
+                raise
+            # A read-only or full disk: the pages still show everything but these results.
+            logging.getLogger("companion").warning("Could not save the results of table %s: %s", table_id, error)
+            return
+
+
+def recent_tables(db, limit: int = RECENT_TABLES) -> list[dict[str, Any]]:
+    """Tables in progress, then finished ones (with their winners), latest first."""
+    save_missing_results(db)
+    return store.list_tables(db, limit)
+
+
+def player_key(name: str) -> str:
+    """A player is their name, whatever its case: "ana" and "Ana" are one player."""
+    return name.strip().casefold()
+
+
+def player(db, name: str) -> dict[str, Any] | None:
+    """What `name` played on this server: per game the tables finished, wins (first places,
+    shared ones included), average and best score; and their latest tables. None for a
+    name that never sat at a table here."""
+    key = player_key(name)
+    save_missing_results(db)
+    finished = store.player_results(db, key)
+    seated = [seat for seat in store.seated_names(db) if player_key(seat["name"]) == key]
+    if not seated:
+        return None
+    by_game: dict[str, dict[str, Any]] = {}
+    for result in finished:
+        stats = by_game.setdefault(result["game"], {"game": result["game"], "played": 0, "wins": 0, "total": 0, "best": None})
+        stats["played"] += 1
+        stats["wins"] += result["place"] == 1
+        stats["total"] += result["score"]
+        stats["best"] = result["score"] if stats["best"] is None else max(stats["best"], result["score"])
+    games = sorted(by_game.values(), key=lambda stats: (-stats["played"], stats["game"]))
+    for stats in games:
+        stats["average"] = stats.pop("total") / stats["played"]
+    results = {result["id"]: result for result in finished}
+    recent = [{**seat, "result": results.get(seat["id"])} for seat in seated[:PLAYER_RECENT_TABLES]]
+    return {"name": seated[0]["name"], "key": key, "games": games, "tables": len(seated), "recent": recent}
+
+
+def players(db) -> list[dict[str, Any]]:
+    """Every player name on this server (latest spelling), with how many tables they sat at."""
+    found: dict[str, dict[str, Any]] = {}
+    for seat in store.seated_names(db):
+        entry = found.setdefault(player_key(seat["name"]), {"name": seat["name"], "tables": 0, "last": seat["updated_at"]})
+        entry["tables"] += 1
+    return sorted(found.values(), key=lambda entry: entry["name"].casefold())

@@ -1,0 +1,207 @@
+"""The pages around a game's end: results, rematch, the table screen, history, players and
+exports. Thin like the other pages: the rules' words come from the games, the record from
+companion.history, the downloads from companion.export."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask_babel import format_decimal, gettext
+
+from .. import export, history, rematch, service, store
+from ..db import get_db
+from ..games import GAMES
+from ..games.text import N_, Text
+from ..i18n import render
+from . import pages
+from . import session as phone
+from .links import base_url, qr_svg
+
+bp = Blueprint("results", __name__)
+
+
+@bp.before_request
+def csrf_protect() -> None:
+    pages.csrf_protect()  # the same check as every other page's form
+
+
+@bp.app_template_filter("average")
+def average(value: float) -> str:
+    """An average score, to one decimal place, written the reader's way (12.5, 12,5)."""
+    return format_decimal(value, format="#,##0.#")
+
+
+def refuse(text: Text, status: int):
+    return render_template("error.html", message=render(text), status=status), status
+
+
+def unknown_table(table_id: str):
+    return refuse(N_("There is no table %(id)s.", id=table_id), 404)
+
+
+def not_over(table: service.Table):
+    """A finished table's page, asked of a table still being played: say so, and lead there."""
+    return render_template("not_over.html", table_id=table.id, game=table.game), 409
+
+
+def loaded(table_id: str) -> service.Table | None:
+    try:
+        return service.load(get_db(), table_id)
+    except service.ServiceError:
+        return None
+
+
+def secret() -> str:
+    return current_app.config["SECRET_KEY"]
+
+
+# --- results -------------------------------------------------------------------------------
+@bp.get("/t/<table_id>/results")
+def results_page(table_id: str):
+    table = loaded(table_id)
+    if table is None:
+        return unknown_table(table_id)
+    if not table.game.is_finished(table.state):
+        return not_over(table)
+    db = get_db()
+    viewer = phone.page_viewer(db, table_id)
+    view = service.view(table, viewer)
+    row = table.row
+    play = export.bgstats_play(table.game, view, row["created_at"], row["finished_at"])
+    return render_template(
+        "results.html",
+        table=view,
+        game=table.game,
+        viewer=viewer,
+        log=service.log(db, table, viewer),
+        started=row["created_at"],
+        minutes=play["durationMin"],
+        rematch_of=row["rematch_of"],
+        bgstats_url=export.bgstats_url(play),
+    )
+
+
+# --- rematch -------------------------------------------------------------------------------
+@bp.post("/t/<table_id>/rematch")
+def start_rematch(table_id: str):
+    db = get_db()
+    try:
+        rematch_id = rematch.start(db, table_id, phone.page_viewer(db, table_id), secret())
+    except service.ServiceError as error:
+        if error.code == "not_finished":
+            return not_over(service.load(db, table_id))
+        return refuse(error.text, error.status)
+    move_to_rematch(db, table_id)
+    return redirect(url_for("pages.table_page", table_id=rematch_id), 303)
+
+
+@bp.get("/t/<table_id>/rematch")
+def follow_rematch(table_id: str):
+    """Where a table's polls lead its phones once a rematch has started: each phone takes
+    its own seat at the new table (and the host the host's role), then goes there."""
+    db = get_db()
+    if store.table_version(db, table_id) is None:
+        return unknown_table(table_id)
+    moved = move_to_rematch(db, table_id)
+    target = table_id if moved is None else moved.table_id
+    return redirect(url_for("pages.table_page", table_id=target), 303)
+
+
+def move_to_rematch(db, table_id: str) -> rematch.Moved | None:
+    held = phone.held(table_id)
+    moved = rematch.follow(db, table_id, held.get("host"), held.get("seat"), secret())
+    if moved is None:
+        return None
+    if moved.host_token is not None:
+        phone.remember(moved.table_id, "host", moved.host_token)
+    if moved.seat_token is not None:
+        phone.remember(moved.table_id, "seat", moved.seat_token)
+    phone.remember(table_id, "rematch", moved.table_id)  # the old table's polls stop leading here
+    return moved
+
+
+# --- the table screen ------------------------------------------------------------------------
+def screen_context(table: service.Table) -> dict[str, Any]:
+    # Always as nobody: a screen everyone sees shows no secret, whoever's device it is.
+    return {
+        "table": service.view(table, service.ANONYMOUS),
+        "game": table.game,
+        "viewer": service.ANONYMOUS,
+        "acting_for": None,
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+    }
+
+
+@bp.get("/t/<table_id>/screen")
+def screen(table_id: str):
+    table = loaded(table_id)
+    if table is None:
+        return unknown_table(table_id)
+    url = base_url() + url_for("results.screen", table_id=table_id)
+    return render_template("screen.html", screen_url=url, screen_svg=qr_svg(url), **screen_context(table))
+
+
+@bp.get("/t/<table_id>/screen/poll")
+def screen_poll(table_id: str):
+    """As the phones' poll: 204 while nothing changed; after a rematch, the rematch's screen."""
+    db = get_db()
+    found = store.poll_row(db, table_id)
+    if found is None:
+        return unknown_table(table_id)
+    version, rematch_id = found
+    if rematch_id is not None:
+        return "", 204, {"HX-Redirect": url_for("results.screen", table_id=rematch_id)}
+    if request.args.get("v", type=int) == version:
+        return "", 204
+    return render_template("screen_body.html", **screen_context(service.load(db, table_id)))
+
+
+# --- exports -------------------------------------------------------------------------------
+def download(body: str, mimetype: str, table: service.Table, extension: str) -> Response:
+    filename = f"{table.game.slug}-{table.id}.{extension}"
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.get("/t/<table_id>/export.json")
+def export_json(table_id: str):
+    table = loaded(table_id)
+    if table is None:
+        return unknown_table(table_id)
+    if not table.game.is_finished(table.state):
+        return not_over(table)
+    db = get_db()
+    exported = export.as_json(db, table, phone.page_viewer(db, table_id))
+    return download(json.dumps(exported, ensure_ascii=False, indent=2), "application/json", table, "json")
+
+
+@bp.get("/t/<table_id>/export.csv")
+def export_csv(table_id: str):
+    table = loaded(table_id)
+    if table is None:
+        return unknown_table(table_id)
+    if not table.game.is_finished(table.state):
+        return not_over(table)
+    view = service.view(table, phone.page_viewer(get_db(), table_id))
+    header = [gettext("place"), gettext("name"), gettext("score"), gettext("breakdown")]
+    # With a byte order mark: spreadsheets then read the names' accents right.
+    return download("\ufeff" + export.as_csv(view["ranking"], header), "text/csv", table, "csv")
+
+
+# --- players -------------------------------------------------------------------------------
+@bp.get("/players")
+def players_index():
+    return render_template("players.html", players=history.players(get_db()), player=None)
+
+
+@bp.get("/players/<path:name>")
+def player_page(name: str):
+    found = history.player(get_db(), name)
+    if found is None:
+        return refuse(N_("Nobody called %(name)s has played at this companion.", name=name), 404)
+    return render_template("players.html", player=found, players=None, titles=game_titles())
+
+
+def game_titles() -> dict[str, str]:
+    return {slug: render(game.title) for slug, game in GAMES.items()}

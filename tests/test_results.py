@@ -1,0 +1,424 @@
+"""Results of a finished table (issue 6): each game's breakdown of a score and its tie-break
+in plain words, the results page, the rematch (one tap, the next player starts, phones
+led to their new seats) and the table screen."""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+
+import pytest
+import requests
+
+from companion import rematch, store
+from companion.db import connect
+from companion.games import GAMES
+from companion.games.twentyone import COLORS
+from played import (
+    act,
+    bearer,
+    create,
+    csrf_of,
+    host_phone,
+    joined,
+    play_lobo,
+    play_pickomino,
+    table_count,
+    take_tile,
+    who,
+)
+
+PICKOMINO, BARBECUE, LOBO, TWENTY_ONE = (GAMES[slug] for slug in ("pickomino", "heckmeck-barbecue", "lobo", "twenty-one"))
+
+
+def texts(ranking, key):
+    return [None if entry[key] is None else str(entry[key]) for entry in ranking]
+
+
+# --- breakdown and tie-break, per game (pure engines) ----------------------------------------
+def finished_pickomino(stacks):
+    state = PICKOMINO.setup(["Ana", "Bruno", "Caio", "Davi"][: len(stacks)], PICKOMINO.effective_options({}))
+    state["stacks"] = [list(stack) for stack in stacks]
+    state["grill"], state["turn"] = [], None  # the grill is empty: the game is over
+    return state
+
+
+def test_pickomino_breakdown_is_the_tiles_held_and_the_highest_tile_breaks_a_tie():
+    ranking = PICKOMINO.ranking(finished_pickomino([[25, 21], [29], [], []]))
+    assert [(entry["name"], entry["score"], entry["place"]) for entry in ranking] == [
+        ("Bruno", 3, 1), ("Ana", 3, 2), ("Caio", 0, 3), ("Davi", 0, 3),
+    ]
+    assert texts(ranking, "detail") == ["Tile held: 29", "Tiles held: 21, 25", "No tiles held.", "No tiles held."]
+    assert [entry["tiles"] for entry in ranking] == [[29], [21, 25], [], []]
+    assert texts(ranking, "tiebreak") == [
+        "Bruno and Ana tied on 3 worms; the highest tile decided (Bruno 29, Ana 25).",
+        "Bruno and Ana tied on 3 worms; the highest tile decided (Bruno 29, Ana 25).",
+        "Caio and Davi tied with no tiles: they share the place.",
+        "Caio and Davi tied with no tiles: they share the place.",
+    ]
+
+
+def finished_barbecue(worms, snails, plates):
+    names = ["Ana", "Bruno", "Caio"][: len(worms)]
+    state = BARBECUE.setup(names, BARBECUE.effective_options({}))
+    state["worms"], state["snails"], state["turn"] = list(worms), list(snails), None
+    for value, owners in plates.items():
+        next(spot for spot in state["spots"] if spot["value"] == value)["plates"] = list(owners)
+    return state
+
+
+def test_barbecue_breakdown_is_worms_plus_snails_times_three_and_the_highest_plate_breaks_a_tie():
+    ranking = BARBECUE.ranking(finished_barbecue([7, 10, 1], [1, 0, 0], {31: [1], 34: [0]}))
+    assert [(entry["name"], entry["score"], entry["place"]) for entry in ranking] == [("Ana", 10, 1), ("Bruno", 10, 2), ("Caio", 1, 3)]
+    assert texts(ranking, "detail") == ["7 worms + 1 snail × 3", "10 worms + 0 snails × 3", "1 worm + 0 snails × 3"]
+    assert [(entry["worms"], entry["snails"]) for entry in ranking] == [(7, 1), (10, 0), (1, 0)]
+    assert texts(ranking, "tiebreak") == ["Tied on 10 points: Ana's plate on 34 is higher than Bruno's on 31."] * 2 + [None]
+
+
+def test_barbecue_players_tied_without_a_plate_share_the_place():
+    ranking = BARBECUE.ranking(finished_barbecue([3, 3], [0, 0], {}))
+    assert [entry["place"] for entry in ranking] == [1, 1]
+    assert texts(ranking, "tiebreak") == ["Tied on 3 points: Ana and Bruno have no plate on the grill and share the place."] * 2
+
+
+def lobo_ranking(meadows, leaving=()):
+    names = ["Ana", "Bruno", "Caio"][: len(meadows)]
+    state = LOBO.setup(names, LOBO.effective_options({}), LOBO.deal(names, LOBO.effective_options({}), random.Random(1)))
+    for seat in leaving:
+        state = LOBO.apply(state, seat, {"type": "abandon"})
+    state = LOBO.apply(state, 0, {"type": "end"})
+    for seat, sheep in enumerate(meadows):
+        entered = [] if sheep is None else [{"sheep": sheep, "fenced": True, "wolf": False}]
+        state = LOBO.apply(state, seat, {"type": "meadows", "meadows": entered})
+    return LOBO.ranking(state)
+
+
+def test_lobo_breakdown_is_the_counting_meadow_plus_the_leaving_bonus_and_the_larger_meadow_breaks_a_tie():
+    ranking = lobo_ranking([9, 3, None], leaving=(1, 2))
+    assert [(entry["name"], entry["score"], entry["place"]) for entry in ranking] == [("Ana", 9, 1), ("Bruno", 9, 2), ("Caio", 3, 3)]
+    assert texts(ranking, "detail") == [
+        "Counting meadow of 9 sheep + leaving bonus 0",
+        "Counting meadow of 3 sheep + leaving bonus 6",
+        "No valid meadow + leaving bonus 3",
+    ]
+    assert [(entry["meadow"], entry["bonus"]) for entry in ranking] == [(9, 0), (3, 6), (0, 3)]
+    assert texts(ranking, "tiebreak")[:2] == ["Ana and Bruno tied on 9 points; the larger meadow decided (Ana 9, Bruno 3)."] * 2
+
+
+def test_lobo_a_tie_with_meadows_of_the_same_size_is_shared():
+    ranking = lobo_ranking([5, 5])
+    assert [entry["place"] for entry in ranking] == [1, 1]
+    assert texts(ranking, "tiebreak") == [
+        "Ana and Bruno tied on 5 points with meadows of the same size (5 sheep): they share the place."
+    ] * 2
+
+
+def twentyone_game(rounds_writing):
+    """Ema and Tomás on sheets with every row in the colours' order; each round the roller
+    rolls 6 5 4 3 2 1 (six hits there); `rounds_writing` says per round what Tomás does."""
+    names = ["Ema", "Tomás"]
+    plain = [list(COLORS)] * 5
+    options = TWENTY_ONE.effective_options({"sheets": ["A", "B"], "sheet_layouts": [plain, plain]})
+    state = TWENTY_ONE.setup(names, options, TWENTY_ONE.deal(names, options, random.Random(0)))
+    exact = dict(zip(COLORS, (6, 5, 4, 3, 2, 1)))
+    for round_, tomas in enumerate(rounds_writing):
+        state = TWENTY_ONE.apply(state, round_ % 2, {"type": "roll", "dice": exact})
+        state = TWENTY_ONE.apply(state, 0, {"type": "enter", "colors": list(COLORS)})
+        state = TWENTY_ONE.apply(state, 1, tomas)
+    assert TWENTY_ONE.is_finished(state)
+    return state
+
+
+def test_twentyone_breakdown_is_the_row_scores_and_a_tie_is_shared_as_the_rules_have_no_tie_break():
+    ranking = TWENTY_ONE.ranking(twentyone_game([{"type": "enter", "colors": list(COLORS)}] * 5))
+    assert [(entry["name"], entry["score"], entry["place"]) for entry in ranking] == [("Ema", 210, 1), ("Tomás", 210, 1)]
+    assert texts(ranking, "detail") == ["42 + 42 + 42 + 42 + 42"] * 2
+    assert texts(ranking, "tiebreak") == ["Ema and Tomás tied on 210 points: the rules have no tie-break, they share the place."] * 2
+
+
+def test_twentyone_breakdown_of_an_unfinished_row_is_its_score_as_it_stood():
+    ranking = TWENTY_ONE.ranking(twentyone_game([{"type": "enter", "colors": ["green"]}] + [{"type": "cross"}] * 4))
+    assert texts(ranking, "detail") == ["42 + 42 + 42 + 42 + 42", "2"]
+    assert texts(ranking, "tiebreak") == [None, None]
+
+
+# --- the results page -------------------------------------------------------------------------
+def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [9, 3], leaving=(1,))
+    page = client.get(f"/t/{table.id}/results").get_data(as_text=True)
+    ranking = re.search(r'<section class="ranking">.*?</section>', page, re.S).group(0)
+    assert re.findall(r'class="rank-name"[^>]*>([^<]+)<', ranking) == ["Ana", "Bruno"]
+    assert "Counting meadow of 3 sheep + leaving bonus 6" in ranking
+    assert "Ana and Bruno tied on 9 points; the larger meadow decided (Ana 9, Bruno 3)." in ranking
+    log = re.search(r'<details class="log full-log".*?</details>', page, re.S).group(0)
+    assert [re.sub(r"\s+", " ", line).strip() for line in re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)] == [
+        "<strong>Bruno</strong> left the game.",
+        "<strong>Ana</strong> said all tiles are placed: the game has ended.",
+        "<strong>Ana</strong> entered 1 meadow; 9 sheep count.",
+        "<strong>Bruno</strong> entered 1 meadow; 3 sheep count.",
+    ]
+    assert 'href="/players/Ana"' in ranking  # each name leads to that player's page
+
+
+def test_results_of_an_unknown_table_is_a_404_page_with_a_sentence(client):
+    response = client.get("/t/NOSUCH/results")
+    assert response.status_code == 404
+    assert "There is no table NOSUCH." in response.get_data(as_text=True)
+
+
+def test_results_of_a_table_still_playing_say_so_and_lead_to_the_table(client):
+    table = create(client)
+    response = client.get(f"/t/{table.id}/results")
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert f"The game at table {table.id} is not over yet" in page
+    assert f'href="/t/{table.id}"' in page
+
+
+def test_the_finished_table_page_offers_the_rematch_to_a_player_but_not_to_a_watcher(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    ana = joined(app, table.seats[0])
+    assert "Rematch" in ana.get(f"/t/{table.id}").get_data(as_text=True)
+    watcher_page = app.test_client().get(f"/t/{table.id}").get_data(as_text=True)
+    assert "Rematch</button>" not in watcher_page
+    assert f'href="/t/{table.id}/results"' in watcher_page
+
+
+# --- rematch ---------------------------------------------------------------------------------
+def tap_rematch(phone, table_id: str):
+    return phone.post(f"/t/{table_id}/rematch", data={"csrf_token": csrf_of(phone)})
+
+
+def rematch_of(response) -> str:
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].split("/")[2]
+
+
+def test_rematch_same_game_players_and_options_with_the_next_player_starting(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"), {"alternative_return": True})
+    play_pickomino(client, table)
+    bruno = joined(app, table.seats[1])
+    new_id = rematch_of(tap_rematch(bruno, table.id))
+    state = client.get(f"/api/tables/{new_id}").get_json()
+    assert state["game"] == "pickomino" and state["status"] == "playing" and state["version"] == 0
+    assert [player["name"] for player in state["players"]] == ["Bruno", "Caio", "Ana"]  # Bruno came after Ana
+    assert state["current_seat"] == 0
+    assert state["options"] == {"alternative_return": True, "flip_when_empty": False}
+    assert client.get(f"/api/tables/{table.id}").get_json()["rematch"] == new_id
+
+
+def test_rematch_of_twenty_one_keeps_each_players_sheet(app, client):
+    plain = [list(COLORS)] * 5
+    table = create(client, "twenty-one", ("Ema", "Tomás", "Rui"), {"sheets": ["C", None, "A"], "sheet_layouts": [None, plain, None]})
+    row = store.table_row(connect(app.config["DATABASE"]), table.id)
+    state = twentyone_finished_through_the_api(client, table)
+    letters = {sheet["seat"]: sheet["letter"] for sheet in state["state"]["sheets"]}
+    new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
+    new = client.get(f"/api/tables/{new_id}").get_json()
+    assert [player["name"] for player in new["players"]] == ["Tomás", "Rui", "Ema"]
+    assert [sheet["letter"] for sheet in new["state"]["sheets"]] == [letters[1], letters[2], letters[0]] == [row["deal"][1], "A", "C"]
+    assert [sheet["copied"] for sheet in new["state"]["sheets"]] == [True, False, False]
+
+
+def twentyone_finished_through_the_api(client, table):
+    play_twentyone_to_the_end(client, table)
+    return client.get(f"/api/tables/{table.id}").get_json()
+
+
+def test_rematch_of_lobo_deals_new_secret_colours(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno", "Caio"))
+    play_lobo(client, table, [1, 2, 3])
+    new_id = rematch_of(tap_rematch(joined(app, table.seats[2]), table.id))
+    new = store.table_row(connect(app.config["DATABASE"]), new_id)
+    assert new["options"] == {"deal_colors": True}
+    assert sorted(new["deal"]) == sorted(set(new["deal"])) and len(new["deal"]) == 3
+
+
+def test_rematch_by_a_phone_that_never_joined_is_refused_and_creates_nothing(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    stranger = app.test_client()
+    response = tap_rematch(stranger, table.id)
+    assert response.status_code == 403
+    assert "Only the players who joined this table, or its host, can start a rematch." in response.get_data(as_text=True)
+    other = create(client, "lobo", ("Dora", "Edu"))
+    with stranger.session_transaction() as session:  # a seat of another table, presented for this one
+        session["tables"] = {table.id: {"seat": other.seats[0], "host": other.host}}
+    assert tap_rematch(stranger, table.id).status_code == 403
+    assert table_count(app) == 2
+    assert client.get(f"/api/tables/{table.id}").get_json()["rematch"] is None
+
+
+def test_rematch_of_a_table_still_playing_is_refused_and_creates_nothing(app, client):
+    table = create(client)
+    response = tap_rematch(joined(app, table.seats[0]), table.id)
+    assert response.status_code == 409
+    assert "is not over yet" in response.get_data(as_text=True)
+    assert table_count(app) == 1
+
+
+def test_rematch_of_an_unknown_table_is_a_404_page(app):
+    response = tap_rematch(app.test_client(), "NOSUCH")
+    assert response.status_code == 404
+    assert "There is no table NOSUCH." in response.get_data(as_text=True)
+
+
+def test_rematch_without_the_csrf_token_is_refused(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    response = joined(app, table.seats[0]).post(f"/t/{table.id}/rematch")
+    assert response.status_code == 400
+    assert table_count(app) == 1
+
+
+def test_a_second_tap_finds_the_same_rematch(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    first = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
+    second = rematch_of(tap_rematch(host_phone(app, table), table.id))
+    assert first == second and table_count(app) == 2
+
+
+def test_two_phones_tapping_rematch_at_the_same_moment_make_one_table(app, live_server):
+    table = create(app.test_client(), "lobo", ("Ana", "Bruno", "Caio"))
+    play_lobo(app.test_client(), table, [4, 2, 1])
+    phones = []
+    for token in table.seats:
+        phone = requests.Session()
+        phone.get(f"{live_server.url}/j/{token}")
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', phone.get(live_server.url + "/").text).group(1)
+        phones.append((phone, csrf))
+    start = threading.Barrier(len(phones))
+    locations = []
+
+    def tap(phone, csrf):
+        start.wait()
+        response = phone.post(f"{live_server.url}/t/{table.id}/rematch", data={"csrf_token": csrf}, allow_redirects=False)
+        locations.append((response.status_code, response.headers.get("Location")))
+
+    threads = [threading.Thread(target=tap, args=phone) for phone in phones]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({location for _status, location in locations}) == 1
+    assert all(status == 303 for status, _location in locations)
+    assert table_count(app) == 2
+
+
+def test_joined_phones_are_led_to_their_own_new_seat_and_the_host_keeps_the_host_role(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table)
+    phones = [joined(app, token) for token in table.seats]
+    host = host_phone(app, table)
+    watcher = app.test_client()
+    version = client.get(f"/api/tables/{table.id}").get_json()["version"]
+    new_id = rematch_of(tap_rematch(phones[0], table.id))
+    assert who(phones[0].get(f"/t/{new_id}").get_data(as_text=True)) == "You are Ana"
+    for name, phone in zip(("Bruno", "Caio"), phones[1:]):
+        poll = phone.get(f"/t/{table.id}/poll?v={version}")
+        assert poll.status_code == 204 and poll.headers["HX-Redirect"] == f"/t/{table.id}/rematch"
+        followed = phone.get(poll.headers["HX-Redirect"])
+        assert followed.status_code == 303 and followed.headers["Location"] == f"/t/{new_id}"
+        assert who(phone.get(f"/t/{new_id}").get_data(as_text=True)) == f"You are {name}"
+        # having followed, the old table's page may be read again without being led away
+        assert "HX-Redirect" not in phone.get(f"/t/{table.id}/poll?v={version}").headers
+    host.get(host.get(f"/t/{table.id}/poll?v={version}").headers["HX-Redirect"])
+    assert host.get(f"/t/{new_id}/join").status_code == 200  # the new table's join codes
+    assert "HX-Redirect" not in watcher.get(f"/t/{table.id}/poll?v={version}").headers
+    new_seats = client.get(f"/api/tables/{new_id}").get_json()["players"]
+    assert [player["name"] for player in new_seats] == ["Bruno", "Caio", "Ana"]
+
+
+def test_a_stranger_following_the_rematch_link_only_watches(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
+    stranger = app.test_client()
+    assert stranger.get(f"/t/{table.id}/rematch").headers["Location"] == f"/t/{new_id}"
+    assert who(stranger.get(f"/t/{new_id}").get_data(as_text=True)) == "You are watching"
+
+
+def test_the_database_alone_does_not_hold_the_rematch_tokens(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
+    db = connect(app.config["DATABASE"])
+    sealed = store.table_row(db, table.id)["rematch_host_sealed"]
+    assert not store.is_host_token(db, new_id, sealed)
+    opened_with_another_secret = rematch.unseal("not the server's secret", table.id, new_id, sealed)
+    assert opened_with_another_secret is None or not store.is_host_token(db, new_id, opened_with_another_secret)
+    assert rematch.follow(db, table.id, None, "made-up-token", app.config["SECRET_KEY"]) == rematch.Moved(new_id)
+    moved = rematch.follow(db, table.id, None, table.seats[1], app.config["SECRET_KEY"])
+    assert store.seat_for_token(db, new_id, moved.seat_token) == 0  # Bruno starts the rematch
+
+
+# --- the table screen --------------------------------------------------------------------------
+def test_the_table_screen_is_live_read_only_with_its_own_link_and_qr_code(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    page = client.get(f"/t/{table.id}/screen").get_data(as_text=True)
+    assert "<svg" in page and f"/t/{table.id}/screen</a>" in page
+    assert "<form" not in page and "<button" not in page
+    assert client.get(f"/t/{table.id}/screen/poll?v=0").status_code == 204
+    take_tile(client, table, 21)
+    changed = client.get(f"/t/{table.id}/screen/poll?v=0")
+    assert changed.status_code == 200 and "Ana took 21 from the grill." in changed.get_data(as_text=True)
+
+
+def test_the_table_screen_shows_no_secret_colour_and_no_token_even_on_a_players_device(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    ana = joined(app, table.seats[0])
+    colour = client.get(f"/api/tables/{table.id}", headers=bearer(table.seats[0])).get_json()["state"]["seats"][0]["color"]
+    assert colour in ana.get(f"/t/{table.id}").get_data(as_text=True)  # her phone shows it...
+    screen = ana.get(f"/t/{table.id}/screen").get_data(as_text=True)
+    assert f"flock-{colour}" not in screen  # ...her device showing the screen does not
+    assert "/j/" not in screen and table.seats[0] not in screen and table.host not in screen
+
+
+def test_the_table_screen_follows_the_rematch_and_refuses_unknown_tables(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    assert "Ranking" in client.get(f"/t/{table.id}/screen").get_data(as_text=True)
+    new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
+    assert client.get(f"/t/{table.id}/screen/poll?v=3").headers["HX-Redirect"] == f"/t/{new_id}/screen"
+    assert client.get("/t/NOSUCH/screen").status_code == 404
+    assert client.get("/t/NOSUCH/screen/poll?v=0").status_code == 404
+
+
+def play_barbecue_to_the_end(client, table):
+    """Every turn fails (a declared bust): snails fill the grill's spots until none is left."""
+    state = client.get(f"/api/tables/{table.id}").get_json()
+    while state["status"] == "playing":
+        state = act(client, table, table.host, {"type": "bust"})
+
+
+def play_twentyone_to_the_end(client, table):
+    """Five rounds of six 1s: the first player fills a row each round, the others cross out."""
+    ones = dict(zip(COLORS, (1,) * 6))
+    for _round in range(5):
+        act(client, table, table.host, {"type": "roll", "dice": ones})
+        act(client, table, table.seats[0], {"type": "enter", "colors": list(COLORS)})
+        for seat in range(1, len(table.seats)):
+            act(client, table, table.seats[seat], {"type": "cross"})
+
+
+PLAY_TO_THE_END = {
+    "pickomino": play_pickomino,
+    "heckmeck-barbecue": play_barbecue_to_the_end,
+    "lobo": lambda client, table: play_lobo(client, table, [1, 2]),
+    "twenty-one": play_twentyone_to_the_end,
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_can_be_rematched_with_the_second_player_starting(app, client, game):
+    table = create(client, game, ("Ana", "Bruno"))
+    PLAY_TO_THE_END[game](client, table)
+    new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
+    new = client.get(f"/api/tables/{new_id}").get_json()
+    assert new["game"] == game and [player["name"] for player in new["players"]] == ["Bruno", "Ana"]
+    if game != "twenty-one":  # Twenty One's options name the sheets, which follow their players (above)
+        assert new["options"] == client.get(f"/api/tables/{table.id}").get_json()["options"]

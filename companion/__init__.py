@@ -14,6 +14,7 @@ from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import db, i18n
+from .web.compression import compress
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MAX_REQUEST_BYTES = 64 * 1024
@@ -148,6 +149,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)
     Htmx(app)
     app.after_request(_security_headers)
+    app.after_request(compress)
     app.before_request(_refuse_oversized_bodies)
     if app.config["BEHIND_PROXY"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)

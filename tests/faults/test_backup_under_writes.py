@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+from contextlib import closing
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ def backup(database: Path, target: Path) -> None:
 
 
 def rows(path: Path) -> dict[str, set[tuple]]:
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         return {
             "game_tables": set(conn.execute("SELECT id, version FROM game_tables")),
             "seats": set(conn.execute("SELECT * FROM seats")),
@@ -36,7 +37,7 @@ def rows(path: Path) -> dict[str, set[tuple]]:
 
 def assert_consistent(copy: Path) -> None:
     """What one transaction writes together is all in the copy or all out of it."""
-    with sqlite3.connect(copy) as conn:
+    with closing(sqlite3.connect(copy)) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         tables = conn.execute(
             "SELECT t.id, t.version, (SELECT count(*) FROM events e WHERE e.table_id = t.id),"
@@ -79,5 +80,5 @@ def test_backup_while_phones_write_is_consistent_and_restores_as_the_readme_says
     for table_id, version in rows(copies[-1])["game_tables"]:
         state = requests.get(f"{restored.url}/api/tables/{table_id}")
         assert state.status_code == 200 and state.json()["version"] == version
-    with sqlite3.connect(server.database) as conn:
+    with closing(sqlite3.connect(server.database)) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)

@@ -11,6 +11,7 @@ test cannot do; FULL's fsync per commit is what covers it).
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 
 import requests
 from workload import Writers
@@ -31,7 +32,7 @@ def test_sigkill_while_phones_write_loses_no_acknowledged_action(companion_proce
     assert not acknowledged.unexpected
     assert acknowledged.count() >= ACKNOWLEDGED_BEFORE_KILL
 
-    with sqlite3.connect(server.database) as conn:  # as the kill left it, before any restart
+    with closing(sqlite3.connect(server.database)) as conn:  # as the kill left it, before any restart
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
     restarted = companion_process()

@@ -15,6 +15,7 @@ import html
 import json
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def reopened(database: str, **pragmas) -> object:
 
 def snapshot(database: str) -> dict[str, list[tuple]]:
     """Everything the companion keeps, read past it."""
-    with sqlite3.connect(database) as conn:
+    with closing(sqlite3.connect(database)) as conn:
         return {
             name: conn.execute(f"SELECT * FROM {name} ORDER BY 1, 2").fetchall()
             for name in ("game_tables", "seats", "events", "player_memories")
@@ -153,7 +154,7 @@ def test_full_disk_refuses_the_write_that_does_not_fit_and_keeps_every_earlier_o
     assert_error(refused, 503, "storage_unavailable")
     assert refused.get_json()["error"] == SAVING_SENTENCE
     assert snapshot(database) == before  # the refused write left no trace
-    with sqlite3.connect(database) as conn:
+    with closing(sqlite3.connect(database)) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert full.get(f"/api/tables/{table['id']}").get_json()["version"] == acknowledged
 

@@ -219,6 +219,18 @@ def roll_by_seat_0(world: World) -> None:
     assert world.api(world.a.host, f"/api/tables/{world.a.id}/actions", {"type": "roll", "dice": FULL_ROLL}).status_code == 200
 
 
+def finish_by_taking_every_tile(world: World) -> None:
+    """Table A played to its end: whoever is to move takes the grill's tiles 21..36 in turn."""
+    for tile in range(21, 37):
+        worms, rest = divmod(tile, 5)
+        actions = [{"type": "set_aside", "face": "worm", "count": worms}]
+        actions += [{"type": "set_aside", "face": rest, "count": 1}] if rest else []
+        if worms + bool(rest) < 8:  # setting aside the last die ends the turn by itself
+            actions.append({"type": "stop"})
+        for action in actions:
+            assert world.api(world.a.host, f"/api/tables/{world.a.id}/actions", action).status_code == 200
+
+
 def version(world: World) -> int:
     return world.phone().get(f"/api/tables/{world.a.id}").get_json()["version"]
 
@@ -239,6 +251,11 @@ def page_act(world: World, phone: Phone):
 
 def page_undo(world: World, phone: Phone):
     return phone.client.post(f"/t/{world.a.id}/undo", data=page_form(world, phone), headers={"HX-Request": "true"})
+
+
+def page_rematch(world: World, phone: Phone):
+    form = {} if phone.csrf is None else {"csrf_token": phone.csrf}
+    return phone.client.post(f"/t/{world.a.id}/rematch", data=form)
 
 
 def page_create(world: World, phone: Phone):
@@ -265,6 +282,7 @@ WRITES: dict[tuple[str, str], Write] = {
     ("pages.create_table", "POST"): Write("page", page_create, "csrf"),
     ("pages.act", "POST"): Write("page", page_act, "seat"),
     ("pages.undo", "POST"): Write("page", page_undo, "seat", prepare=roll_by_seat_0),
+    ("results.start_rematch", "POST"): Write("page", page_rematch, "table", prepare=finish_by_taking_every_tile),
     ("api.create_table", "POST"): Write(
         "api", api_create, None, open_because="anyone on the network may start a table; it gets fresh tokens"
     ),

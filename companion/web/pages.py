@@ -104,8 +104,10 @@ def choose_language(language: str):
     if language not in i18n.LANGUAGES:
         abort(404)
     back = request.args.get("next", "")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
-        back = url_for("pages.home")  # only this site's own pages
+    # Only this site's own pages. A control character is refused too: browsers drop tabs
+    # and newlines from a URL, so "/<tab>/elsewhere" would lead to //elsewhere.
+    if not back.startswith("/") or back.startswith("//") or "\\" in back or not back.isprintable():
+        back = url_for("pages.home")
     response = make_response(redirect(back, 303))
     response.set_cookie(
         i18n.LANGUAGE_COOKIE, language, max_age=i18n.LANGUAGE_COOKIE_SECONDS, httponly=True, samesite="Lax"

@@ -3,6 +3,7 @@ mid-turn, finished) as three readers (a stranger, a seat's phone, the host's pho
 full pages and as htmx fragments, plus the error pages:
 
 - no read changes the database, and none answers with a server error;
+- every redirect stays on this site;
 - no token appears in any answer, except each seat's token on its own table's join screen,
   shown to that table's host (the host token itself never appears anywhere);
 - every answer carries the Content-Security-Policy (no inline scripts, no eval, no framing)
@@ -26,6 +27,7 @@ import pytest
 from companion import create_app
 
 from .snapshot import database_snapshot
+from .test_redirects import lands_on_this_site
 from .walk import Table, fill, read_routes, tables_of_every_game
 
 READERS = ("stranger", "seat 1", "host")
@@ -149,6 +151,14 @@ def test_no_read_changes_the_database(walk):
 def test_no_read_answers_with_a_server_error(walk):
     _, _, answers = walk
     assert not [(answer.path, answer.reader, answer.status) for answer in answers if answer.status >= 500]
+
+
+def test_every_redirect_stays_on_this_site(walk):
+    _, _, answers = walk
+    redirects = [answer for answer in answers if 300 <= answer.status < 400]
+    assert {answer.endpoint for answer in redirects} >= {"pages.join", "pages.choose_language"}
+    for answer in redirects:
+        assert lands_on_this_site(answer.headers["Location"]), (answer.path, answer.headers["Location"])
 
 
 def test_no_answer_shows_a_token_except_the_join_codes_to_their_host(walk):

@@ -18,6 +18,7 @@ import schemathesis
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from companion import create_app
 from companion.games import GAMES
 from companion.games.lobo import COLORS as FLOCK_COLORS
 from companion.games.twentyone import COLORS as DIE_COLORS
@@ -424,3 +425,16 @@ def test_unknown_tables_oversized_and_malformed_bodies_answer_as_documented(api)
     ]:
         assert api.raw("post", path, url, huge, host)[0] == 413
         assert api.raw("post", path, url, b"[1, 2", host)[0] == 400
+
+
+def test_a_database_that_cannot_be_written_answers_as_documented(app, document):
+    """A read-only database file (SQLite's query_only: what a read-only mount answers):
+    reads still work, every write is refused with 503, all as the document says."""
+    created = app.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    read_only = create_app({**app.config, "SQLITE_PRAGMAS": {"query_only": "ON"}})
+    api = DocumentedApi(read_only.test_client(), Contract(document))
+    table_id, host = created["id"], created["host_token"]
+    assert api.get(table_id)[0] == 200
+    assert api.log(table_id)[0] == 200
+    assert api.create({"game": "pickomino", "players": ["Ana", "Bruno"]})[0] == 503
+    assert api.act(table_id, host, {"type": "roll", "dice": [1, 2, 3, 4, 5, "worm", "worm", "worm"]})[0] == 503

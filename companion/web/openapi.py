@@ -519,6 +519,7 @@ ERRORS = {
     409: "Stale expected_version, or nothing to undo.",
     413: "The body is over 64 KB.",
     422: "Well-formed but against the rules or out of range.",
+    503: "The database cannot be used (a full disk, a read-only file): nothing was changed.",
 }
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": ref("TableId")}
 BEARER_REQUIRED = [{"bearer": []}]
@@ -555,7 +556,7 @@ def paths() -> dict[str, Any]:
                 "summary": "Start a table: its id, the host token (shown once) and each seat's token and join link.",
                 "security": [],
                 "requestBody": json_body(ref("CreateTableRequest")),
-                "responses": responses(201, "The table was created.", ref("CreatedTable"), [400, 413, 422]),
+                "responses": responses(201, "The table was created.", ref("CreatedTable"), [400, 413, 422, 503]),
             }
         },
         "/api/tables/{table_id}": {
@@ -564,7 +565,7 @@ def paths() -> dict[str, Any]:
                 "summary": "The table state; with a seat token also that seat's private information (lobo's secret colour).",
                 "security": BEARER_OPTIONAL,
                 "parameters": [TABLE_ID],
-                "responses": responses(200, "The table state.", ref("TableState"), [401, 404]),
+                "responses": responses(200, "The table state.", ref("TableState"), [401, 404, 503]),
             }
         },
         "/api/tables/{table_id}/log": {
@@ -573,7 +574,7 @@ def paths() -> dict[str, Any]:
                 "summary": "Every event of the table, undone ones included, secrets redacted for the reader.",
                 "security": BEARER_OPTIONAL,
                 "parameters": [TABLE_ID],
-                "responses": responses(200, "The event log.", ref("Log"), [401, 404]),
+                "responses": responses(200, "The event log.", ref("Log"), [401, 404, 503]),
             }
         },
         "/api/tables/{table_id}/actions": {
@@ -584,7 +585,7 @@ def paths() -> dict[str, Any]:
                 "security": BEARER_REQUIRED,
                 "parameters": [TABLE_ID],
                 "requestBody": json_body(ref("Action")),
-                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 422]),
+                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 422, 503]),
             }
         },
         "/api/tables/{table_id}/undo": {
@@ -594,7 +595,7 @@ def paths() -> dict[str, Any]:
                 "security": BEARER_REQUIRED,
                 "parameters": [TABLE_ID],
                 "requestBody": json_body(ref("UndoRequest"), required=False),
-                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413]),
+                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 503]),
             }
         },
     }

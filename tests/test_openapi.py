@@ -49,9 +49,14 @@ class Contract:
         resource = Resource.from_contents(document, default_specification=DRAFT202012)
         self.registry = Registry().with_resource(DOCUMENT_URI, resource)
         self.seen: set[tuple[str, str, str]] = set()
+        self.validators: dict[str, jsonschema.Draft202012Validator] = {}
 
     def validator(self, pointer: str) -> jsonschema.Draft202012Validator:
-        return jsonschema.Draft202012Validator({"$ref": f"{DOCUMENT_URI}#{pointer}"}, registry=self.registry)
+        if pointer not in self.validators:
+            self.validators[pointer] = jsonschema.Draft202012Validator(
+                {"$ref": f"{DOCUMENT_URI}#{pointer}"}, registry=self.registry
+            )
+        return self.validators[pointer]
 
     def check(self, method: str, path: str, response) -> Any:
         operation = self.document["paths"][path][method]
@@ -266,7 +271,7 @@ class Player:
                     self.table = data
             elif roll < 0.1:
                 self.mischief()
-            elif roll < 0.12:
+            elif roll < 0.105:
                 self.look()
             else:
                 choose(self)

@@ -69,13 +69,13 @@ def player(db, name: str) -> dict[str, Any] | None:
         stats["average"] = stats.pop("total") / stats["played"]
     results = {result["id"]: result for result in finished}
     recent = [{**seat, "result": results.get(seat["id"])} for seat in seated[:PLAYER_RECENT_TABLES]]
-    return {"name": seated[0]["name"], "key": key, "games": games, "tables": len(seated), "recent": recent}
+    return {"name": seated[0]["name"], "games": games, "tables": len(seated), "recent": recent}
 
 
 def players(db) -> list[dict[str, Any]]:
     """Every player name on this server (latest spelling), with how many tables they sat at."""
     found: dict[str, dict[str, Any]] = {}
     for seat in store.seated_names(db):
-        entry = found.setdefault(player_key(seat["name"]), {"name": seat["name"], "tables": 0, "last": seat["updated_at"]})
+        entry = found.setdefault(player_key(seat["name"]), {"name": seat["name"], "tables": 0})
         entry["tables"] += 1
     return sorted(found.values(), key=lambda entry: entry["name"].casefold())

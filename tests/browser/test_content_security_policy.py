@@ -1,19 +1,16 @@
-"""The Content-Security-Policy as a real browser enforces it: Debian's Chromium runs the
-companion's pages (start form, join codes, a table played by tapping, polls swapping the
-table, a finished table's results and screen) and reports no violation of the policy and
-no script error. The policy's own reports are checked to be seen, with an inline script
-the browser must refuse."""
+"""Issue 8, security: the Content-Security-Policy as a real browser enforces it. Debian's
+Chromium runs the companion's pages (start form, join codes, a table played by tapping,
+polls swapping the table, a finished table's results and screen) and reports no violation
+of the policy and no script error. The policy's own reports are checked to be seen, with
+an inline script the browser must refuse."""
 
 from __future__ import annotations
 
 import re
 
-import pytest
 import requests
-from browser.conftest import browser, new_phone  # noqa: F401 (the browser tests' fixtures)
 from playwright.sync_api import Page, expect
 
-pytestmark = pytest.mark.browser
 POLL_CYCLE_MS = 2_500
 
 
@@ -36,7 +33,7 @@ def enter_roll(phone: Page, faces: list) -> None:
     panel.get_by_role("button", name="Enter the roll").tap()
 
 
-def test_the_browser_refuses_an_inline_script_and_says_so(live_server, new_phone):  # noqa: F811
+def test_the_browser_refuses_an_inline_script_and_says_so(live_server, new_phone):
     problems: list[str] = []
     page = watched(new_phone(), problems)
     page.goto(live_server.url + "/")
@@ -48,7 +45,7 @@ def test_the_browser_refuses_an_inline_script_and_says_so(live_server, new_phone
     assert policy_violations(problems), "the policy's refusal is reported on the console"
 
 
-def test_a_table_played_on_phones_breaks_no_policy(live_server, new_phone):  # noqa: F811
+def test_a_table_played_on_phones_breaks_no_policy(live_server, new_phone):
     problems: list[str] = []
     host = watched(new_phone(), problems)
     host.goto(live_server.url + "/")
@@ -76,7 +73,7 @@ def test_a_table_played_on_phones_breaks_no_policy(live_server, new_phone):  # n
     assert not policy_violations(problems), problems
 
 
-def test_a_finished_tables_results_and_screen_break_no_policy(live_server, new_phone):  # noqa: F811
+def test_a_finished_tables_results_and_screen_break_no_policy(live_server, new_phone):
     created = live_server.create(players=["Ana", "Bruno"], game="lobo", options={"deal_colors": False})
     actions = f"{live_server.url}/api/tables/{created['id']}/actions"
     host = {"Authorization": f"Bearer {created['host_token']}"}

@@ -364,4 +364,4 @@ def _tiebreak_sentence(tied: list[dict[str, Any]], index: int) -> Text:
                 "%(winner)s has a plate on %(high)s and %(loser)s has none on the grill.",
                 winner=winner["name"], high=winner["plate_spots"][0], loser=loser["name"],
             )
-    return N_("Tied on %(score)s points: %(reason)s", score=entry["score"], reason=reason)
+    return NP_("Tied on %(num)s point: %(reason)s", "Tied on %(num)s points: %(reason)s", entry["score"], reason=reason)

@@ -363,17 +363,20 @@ def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:
     names = join_names([entry["name"] for entry in tied])
     meadows = [entry["meadow"] for entry in tied]
     if len(set(meadows)) == 1:
-        return N_(
-            "%(names)s tied on %(score)s points with meadows of the same size (%(meadow)s sheep): they share the place.",
-            names=names, score=tied[0]["score"], meadow=meadows[0],
+        return NP_(
+            "%(names)s tied on %(num)s point with meadows of the same size (%(meadow)s): they share the place.",
+            "%(names)s tied on %(num)s points with meadows of the same size (%(meadow)s): they share the place.",
+            tied[0]["score"], names=names, meadow=NP_("%(num)s sheep", "%(num)s sheep", meadows[0]),
         )
     sizes = ", ".join(f"{entry['name']} {entry['meadow']}" for entry in tied)
     if len(set(meadows)) < len(meadows):
-        return N_(
-            "%(names)s tied on %(score)s points; the larger meadow decided (%(sizes)s), and those with equal meadows share the place.",
-            names=names, score=tied[0]["score"], sizes=sizes,
+        return NP_(
+            "%(names)s tied on %(num)s point; the larger meadow decided (%(sizes)s), and those with equal meadows share the place.",
+            "%(names)s tied on %(num)s points; the larger meadow decided (%(sizes)s), and those with equal meadows share the place.",
+            tied[0]["score"], names=names, sizes=sizes,
         )
-    return N_(
-        "%(names)s tied on %(score)s points; the larger meadow decided (%(sizes)s).",
-        names=names, score=tied[0]["score"], sizes=sizes,
+    return NP_(
+        "%(names)s tied on %(num)s point; the larger meadow decided (%(sizes)s).",
+        "%(names)s tied on %(num)s points; the larger meadow decided (%(sizes)s).",
+        tied[0]["score"], names=names, sizes=sizes,
     )

@@ -241,7 +241,8 @@ def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:
     if all(entry["best"] == 0 for entry in tied):
         return N_("%(names)s tied with no tiles: they share the place.", names=names)
     tiles = ", ".join(f"{entry['name']} {entry['best']}" for entry in tied)
-    return N_(
-        "%(names)s tied on %(score)s worms; the highest tile decided (%(tiles)s).",
-        names=names, score=tied[0]["score"], tiles=tiles,
+    return NP_(
+        "%(names)s tied on %(num)s worm; the highest tile decided (%(tiles)s).",
+        "%(names)s tied on %(num)s worms; the highest tile decided (%(tiles)s).",
+        tied[0]["score"], names=names, tiles=tiles,
     )

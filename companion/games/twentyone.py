@@ -14,7 +14,7 @@ from typing import Any
 
 from .base import Game, Option, rank
 from .errors import MalformedAction, RuleError
-from .text import N_, Text, join_names
+from .text import N_, NP_, Text, join_names
 
 COLORS = ("white", "black", "red", "blue", "yellow", "green")
 COLOR_NAMES = {
@@ -550,8 +550,9 @@ class TwentyOne(Game):
         for entry in ordered:
             tied = [other["name"] for other in ordered if other["score"] == entry["score"]]
             entry["tiebreak"] = (
-                N_("%(names)s tied on %(score)s points: the rules have no tie-break, they share the place.",
-                   names=join_names(tied), score=entry["score"])
+                NP_("%(names)s tied on %(num)s point: the rules have no tie-break, they share the place.",
+                    "%(names)s tied on %(num)s points: the rules have no tie-break, they share the place.",
+                    entry["score"], names=join_names(tied))
                 if len(tied) > 1
                 else None
             )

@@ -60,11 +60,12 @@ def browser():
 
 @pytest.fixture
 def new_phone(browser):
-    """Opens a new phone: its own browser context, so its own cookies (its own seat)."""
+    """Opens a new phone: its own browser context, so its own cookies (its own seat).
+    Settings of PHONE can be changed per phone, e.g. new_phone(locale="pt-BR")."""
     contexts = []
 
-    def open_phone():
-        context = browser.new_context(**PHONE)
+    def open_phone(**settings):
+        context = browser.new_context(**{**PHONE, **settings})
         context.set_default_timeout(SYNC_TIMEOUT_MS)
         contexts.append(context)
         return context.new_page()

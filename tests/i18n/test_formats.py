@@ -1,0 +1,77 @@
+"""Issue 7: plural forms right in each language (Romanian's three), numbers and dates
+written the language's way."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import pytest
+from babel.dates import format_datetime
+
+from companion.games.text import NP_, N_
+from companion.i18n import render
+
+
+def rendered(app, language: str, text) -> str:
+    with app.test_request_context(headers={"Accept-Language": language}):
+        return render(text)
+
+
+@pytest.mark.parametrize(
+    ("language", "counts"),
+    [
+        ("en", {0: "0 worms", 1: "1 worm", 2: "2 worms", 20: "20 worms"}),
+        ("pt", {0: "0 minhocas", 1: "1 minhoca", 2: "2 minhocas", 20: "20 minhocas"}),
+        ("fr", {0: "0 ver", 1: "1 ver", 2: "2 vers", 20: "20 vers"}),  # French: 0 is singular
+        # Romanian: one; few (0, 2–19, and 101–119 …); many, with "de" (20 de, 100 de).
+        ("ro", {0: "0 viermișori", 1: "1 viermișor", 2: "2 viermișori", 19: "19 viermișori",
+                20: "20 de viermișori", 100: "100 de viermișori", 101: "101 viermișori"}),
+    ],
+)
+def test_issue_7_plural_forms_are_right_in_each_language(app, language, counts):
+    for count, expected in counts.items():
+        assert rendered(app, language, NP_("%(num)s worm", "%(num)s worms", count)) == expected
+
+
+def test_issue_7_plural_forms_in_a_template(app):
+    """The templates' ngettext goes through the same catalog: a player row of Heckmeck Barbecue."""
+    client = app.test_client()
+    table = client.post("/api/tables", json={"game": "heckmeck-barbecue", "players": ["Ana", "Bruno"]}).get_json()
+    page = client.get(f"/t/{table['id']}", headers={"Accept-Language": "ro"}).get_data(as_text=True)
+    assert "10 farfurii în mână" in page and "0 viermișori" in page and "12 melci în rezervă" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "number"),
+    [("en", "12,345"), ("pt", "12.345"), ("fr", "12\u202f345"), ("ro", "12.345")],
+)
+def test_issue_7_large_numbers_in_sentences_are_written_the_languages_way(client, language, number):
+    table = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    refused = client.post(
+        f"/api/tables/{table['id']}/actions",
+        json={"type": "stop", "seat": 12345},
+        headers={"Authorization": f"Bearer {table['host_token']}", "Accept-Language": language},
+    )
+    assert refused.get_json()["code"] == "unknown_seat"
+    assert number in refused.get_json()["error"]
+
+
+def test_issue_7_numbers_inside_nested_sentences_and_plurals_are_localized_too(app):
+    nested = N_("Tied on %(score)s: %(reason)s", score=1000, reason=NP_("%(num)s worm", "%(num)s worms", 2000))
+    assert rendered(app, "fr", nested) == "Tied on 1\u202f000: 2\u202f000 vers"
+    assert rendered(app, "en", nested) == "Tied on 1,000: 2,000 worms"
+
+
+def test_issue_7_dates_on_the_home_page_are_written_the_languages_way(client):
+    client.post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]})
+    shown = {}
+    for language in ("en", "pt", "fr", "ro"):
+        page = client.get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+        stamp, text = re.search(r'<time datetime="([^"]+)">([^<]+)</time>', page).groups()
+        # In the server's own time zone: the phones are in the same room.
+        assert text == format_datetime(datetime.fromisoformat(stamp).astimezone(), "short", locale=language)
+        shown[language] = text
+    assert re.fullmatch(r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[AP]M", shown["en"])
+    assert re.fullmatch(r"\d{2}/\d{2}/\d{4} \d{2}:\d{2}", shown["pt"])
+    assert re.fullmatch(r"\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}", shown["ro"])

@@ -147,6 +147,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(i18n.compiled_translations(instance / "translations")))
     Babel(app, locale_selector=i18n.select_locale)
     app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)
+    app.after_request(i18n.say_which_language)
     Htmx(app)
     app.after_request(_security_headers)
     app.after_request(compress)
@@ -160,6 +161,6 @@ def create_app(config: dict | None = None) -> Flask:
     app.session_interface = PhoneSessionInterface()
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(results.bp)
     _redact_tokens_in_logs(app)
     return app
-    app.register_blueprint(results.bp)

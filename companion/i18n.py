@@ -13,7 +13,7 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import has_request_context, request
-from flask_babel import format_datetime, format_decimal, get_translations
+from flask_babel import format_datetime, format_decimal, get_locale, get_translations
 
 from .games.text import Text
 
@@ -47,6 +47,15 @@ def select_locale() -> str:
         if language is not None:
             return language
     return DEFAULT_LANGUAGE
+
+
+def say_which_language(response):
+    """Pages and API answers say their language, and that it depends on the phone's
+    Accept-Language and cookies, so that no cache hands one phone's language to another."""
+    if request.endpoint != "static":
+        response.headers.setdefault("Content-Language", str(get_locale()))
+        response.vary.update(("Accept-Language", "Cookie"))
+    return response
 
 
 # --- compiling the catalogs ---------------------------------------------------------------

@@ -115,3 +115,12 @@ def test_issue_7_a_language_the_companion_does_not_speak_is_refused_and_nothing_
 def test_issue_7_a_forged_language_cookie_is_ignored(client):
     client.set_cookie(LANGUAGE_COOKIE, "xx")
     assert html_lang(client.get("/", headers={"Accept-Language": "ro"})) == "ro"
+
+
+def test_issue_7_answers_say_their_language_and_that_it_varies_by_phone(client):
+    page = client.get("/", headers={"Accept-Language": "ro"})
+    api = client.get("/api/tables/NOSUCH", headers={"Accept-Language": "pt-BR"})
+    for response, language in ((page, "ro"), (api, "pt")):
+        assert response.headers["Content-Language"] == language
+        assert {"Accept-Language", "Cookie"} <= set(response.vary)
+    assert "Content-Language" not in client.get("/static/app.css").headers  # the same file for everyone

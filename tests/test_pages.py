@@ -97,8 +97,10 @@ def test_an_unknown_join_link_says_so(client):
 
 def test_only_the_host_phone_sees_the_join_codes(app, client):
     table_id = start_table(client)
-    page = client.get(f"/t/{table_id}/join").text
+    response = client.get(f"/t/{table_id}/join")
+    page = response.text
     assert page.count("<svg") >= 3 and "Bruno" in page
+    assert response.headers["Cache-Control"] == "no-store"  # tokens must not be cached
     other = app.test_client()
     response = other.get(f"/t/{table_id}/join")
     assert response.status_code == 403

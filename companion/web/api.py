@@ -94,7 +94,7 @@ def create_table():
         ],
         "table": service.view(table),
     }
-    return jsonify(payload), 201
+    return jsonify(payload), 201, {"Cache-Control": "no-store"}  # it carries every token
 
 
 @bp.get("/tables/<table_id>")

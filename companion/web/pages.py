@@ -189,7 +189,8 @@ def join_screen(table_id: str):
     for seat, name in enumerate(table.names):
         url = join_url(service.seat_token(host_token, seat))
         seats.append({"seat": seat, "name": name, "url": url, "svg": qr_svg(url)})
-    return render_template("join.html", table=service.view(table), seats=seats)
+    page = render_template("join.html", table=service.view(table), seats=seats)
+    return page, 200, {"Cache-Control": "no-store"}  # it carries every seat's join token
 
 
 @bp.get("/j/<token>")

@@ -108,16 +108,19 @@ def pickomino(tables: Tables) -> list[Scene]:
     tables.act(keep, 0, {"type": "roll", "dice": [WORM, WORM, 3, 3, 4, 5, 1, 2]})
     scenes.append(seat_view(tables, "pickomino-choose-a-face", keep, 0))
 
-    steal = tables.create("pickomino", THREE)
-    tables.act(steal, 0, set_aside(WORM, 2), set_aside(5, 3), STOP)  # Ana takes 25
-    tables.act(steal, 1, set_aside(WORM, 2), set_aside(5, 3))  # Bruno could steal 25 or take 24
-    scenes.append(seat_view(tables, "pickomino-steal-or-lower", steal, 1))
+    def bruno_can_steal() -> dict:
+        table = tables.create("pickomino", THREE)
+        tables.act(table, 0, set_aside(WORM, 2), set_aside(5, 3), STOP)  # Ana takes 25
+        tables.act(table, 1, set_aside(WORM, 2), set_aside(5, 3))  # Bruno could steal 25 or take 24
+        return table
 
-    tables.act(steal, 1, STOP)  # Bruno stole 25 from Ana
-    tables.act(steal, 2, {"type": "roll", "dice": [1] * 8}, {"type": "keep", "face": 1})  # Caio: no worm
-    tables.act(steal, 0, set_aside(WORM, 8))  # Ana: 40, takes 36
-    tables.act(steal, 1, set_aside(3, 8))  # Bruno fails: 25 back, 35 turned over
-    scenes.append(seat_view(tables, "pickomino-after-a-steal-and-failures", steal, 0))
+    scenes.append(seat_view(tables, "pickomino-steal-or-lower", bruno_can_steal(), 1))
+    after = bruno_can_steal()
+    tables.act(after, 1, STOP)  # Bruno stole 25 from Ana
+    tables.act(after, 2, {"type": "roll", "dice": [1] * 8}, {"type": "keep", "face": 1})  # Caio: no worm
+    tables.act(after, 0, set_aside(WORM, 8))  # Ana: 40, takes 36
+    tables.act(after, 1, set_aside(3, 8))  # Bruno fails: 25 back, 35 turned over
+    scenes.append(seat_view(tables, "pickomino-after-a-steal-and-failures", after, 0))
 
     # Ana and Bruno take the highest tile in turn: 20 worms each, the highest tile decides.
     finished = tables.create("pickomino", TWO)
@@ -133,14 +136,17 @@ def barbecue(tables: Tables) -> list[Scene]:
     start = tables.create("heckmeck-barbecue", THREE)
     scenes.append(seat_view(tables, "barbecue-start", start, 0))
 
-    steal = tables.create("heckmeck-barbecue", THREE)
-    tables.act(steal, 0, set_aside(WORM, 2), set_aside(6, 3), STOP)  # Ana's plate on 28
-    tables.act(steal, 1, set_aside(WORM, 2), set_aside(6, 3))  # Bruno could steal it
-    scenes.append(seat_view(tables, "barbecue-steal", steal, 1))
+    def bruno_can_steal() -> dict:
+        table = tables.create("heckmeck-barbecue", THREE)
+        tables.act(table, 0, set_aside(WORM, 2), set_aside(6, 3), STOP)  # Ana's plate on 28
+        tables.act(table, 1, set_aside(WORM, 2), set_aside(6, 3))  # Bruno could steal it
+        return table
 
-    tables.act(steal, 1, STOP)
-    tables.act(steal, 2, set_aside(1, 8))  # Caio fails: a snail on 36
-    scenes.append(seat_view(tables, "barbecue-after-a-steal-and-a-snail", steal, 0))
+    scenes.append(seat_view(tables, "barbecue-steal", bruno_can_steal(), 1))
+    after = bruno_can_steal()
+    tables.act(after, 1, STOP)
+    tables.act(after, 2, set_aside(1, 8))  # Caio fails: a snail on 36
+    scenes.append(seat_view(tables, "barbecue-after-a-steal-and-a-snail", after, 0))
 
     # Ana's plate on 24, Bruno's on 23 (1 point each), then failures until no snail is left.
     finished = tables.create("heckmeck-barbecue", TWO)

@@ -33,8 +33,9 @@ API_WORDS = {
 }
 QUOTED = re.compile(r'"[^"]*"')
 IDENTIFIER = re.compile(r"\w*_\w*")  # expected_version, spot_worms
-# The brand, and the game titles the boxes print the same in every language.
-NEVER_TRANSLATED = {"companion", "pickomino", "heckmeck", "barbecue", "twenty", "one", "lobo"}
+# The brand, and the game titles the boxes print the same in every language (French
+# players know Lobo as "La Guerre des Moutons", and the catalog says so).
+NEVER_TRANSLATED = ("Companion", "Heckmeck Barbecue", "Twenty One", "Pickomino", "Lobo")
 
 
 class _Reader(HTMLParser):
@@ -89,11 +90,12 @@ def catalog_words(language: str) -> frozenset[str]:
 
 def allowed_words(language: str) -> set[str]:
     autonyms = set().union(*(words(name) for name in LANGUAGES.values()))
-    return set(catalog_words(language)) | NEVER_TRANSLATED | autonyms
+    return set(catalog_words(language)) | autonyms
 
 
 def english_left(translated_html: str, english_html: str, language: str, ignore: tuple[str, ...]) -> dict[str, list[str]]:
     """The English words left on the translated page, each with the texts it appears in."""
+    ignore = ignore + NEVER_TRANSLATED
     english = words(" ".join(read_texts(english_html)), ignore)
     allowed = allowed_words(language)
     left: dict[str, list[str]] = {}

@@ -82,13 +82,17 @@ def test_two_phones_one_reveals_the_other_sees_it(new_phone, live_server, shots_
     rows.nth(1).get_by_label("Fenced").check()
     rows.nth(1).get_by_label("Uncovered wolf").check()
     ana.screenshot(path=str(shots_dir / "lobo-meadows-form.png"), full_page=True)
+
+    # Bruno is typing his meadows while Ana's entry reaches his phone: what he typed stays
+    expect(bruno.get_by_role("heading", name="Your meadows")).to_be_visible()
+    bruno_sheep = bruno.locator("fieldset.meadow-row").nth(0).get_by_label("Sheep")
+    bruno_sheep.fill("3")
     ana.get_by_role("button", name="Enter the meadows").tap()
     expect(seat_row(ana, 0).locator(".meadow-counts")).to_contain_text("9 sheep")
     expect(seat_row(ana, 0).locator(".meadow-counts")).to_be_visible()
     expect(seat_row(ana, 0)).to_contain_text("does not count: it borders a forest with an uncovered wolf.")
-
-    expect(bruno.get_by_role("heading", name="Your meadows")).to_be_visible()
-    bruno.locator("fieldset.meadow-row").nth(0).get_by_label("Sheep").fill("3")
+    expect(seat_row(bruno, 0).locator(".meadow-counts")).to_contain_text("9 sheep")  # his page refreshed
+    expect(bruno_sheep).to_have_value("3")
     bruno.locator("fieldset.meadow-row").nth(0).get_by_label("Fenced").check()
     bruno.get_by_role("button", name="Enter the meadows").tap()
 

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+REQUEST_TIMEOUT = 10  # seconds: a request that takes longer counts as an error
 
 
 class Connection:
@@ -39,6 +40,15 @@ class Connection:
         self.cookie = ""
 
     async def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+        try:
+            return await self._request(method, path, body, headers)
+        except BaseException:
+            if self.writer is not None:  # a half-read answer: start afresh next time
+                self.writer.close()
+            self.reader = self.writer = None
+            raise
+
+    async def _request(self, method: str, path: str, body: dict | None, headers: dict | None):
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         payload = json.dumps(body).encode() if body is not None else b""
@@ -84,8 +94,8 @@ class Recorder:
     async def timed(self, kind: str, call, expect: tuple[int, ...]):
         start = time.perf_counter()
         try:
-            status, data = await call
-        except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
+            status, data = await asyncio.wait_for(call, REQUEST_TIMEOUT)
+        except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
             self.errors[f"{kind}: {type(error).__name__}"] = self.errors.get(f"{kind}: {type(error).__name__}", 0) + 1
             return None, None
         self.latencies[kind].append((time.perf_counter() - start) * 1000)

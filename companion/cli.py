@@ -36,6 +36,9 @@ def serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         threads=args.threads,
+        # Every phone keeps a connection open between its polls: waitress' default of
+        # 100 connections would stall a café of tables (100 tables x 5 phones).
+        connection_limit=args.connections,
         ident="companion",
         max_request_body_size=MAX_SERVER_BODY_BYTES,
     )
@@ -78,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
     run.add_argument("--public-url", help="base of the join links in QR codes, e.g. http://192.168.1.20:5000")
     run.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    run.add_argument(
+        "--connections", type=int, default=1000, help="open connections (phones) served at once (default 1000)"
+    )
     run.set_defaults(handler=serve)
     save = commands.add_parser("backup", help="copy the live database consistently to PATH")
     save.add_argument("path", help="where to write the copy")

@@ -236,10 +236,13 @@ def view(table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
     }
 
 
-def log(db, table: Table, viewer: Viewer = ANONYMOUS) -> list[dict[str, Any]]:
+def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None) -> list[dict[str, Any]]:
     """The event log as `viewer` may read it: secrets in actions (Lobo's recorded colours)
-    are redacted by the game, in the action and in its sentence."""
+    are redacted by the game, in the action and in its sentence. With `latest`, only that
+    many of the newest events."""
     entries = store.events(db, table.id)
+    if latest is not None:
+        entries = entries[-latest:]
     for entry in entries:
         entry["action"] = table.game.redact_action(table.state, entry["seat"], entry["action"], viewer.seat)
         line = table.game.describe_action(table.state, entry["seat"], entry["action"])

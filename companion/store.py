@@ -149,6 +149,10 @@ def events(db, table_id: str) -> list[dict[str, Any]]:
     ]
 
 
+def event_count(db, table_id: str) -> int:
+    return db.execute("SELECT count(*) FROM events WHERE table_id = ?", [table_id]).fetchone()[0]
+
+
 def last_event_in_effect(db, table_id: str) -> dict[str, Any] | None:
     row = db.execute(
         "SELECT seq, seat, by_host FROM events WHERE table_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1",

@@ -204,8 +204,14 @@ def join(token: str):
 
 
 # --- the table ---------------------------------------------------------------------------
+# The table page shows the newest log lines; the whole log is one tap away. Rendering every
+# line into every phone's refresh made long games the costliest thing the server did.
+LOG_LINES_SHOWN = 12
+
+
 def table_context(table: service.Table, viewer: service.Viewer, error: str | None = None) -> dict[str, Any]:
     db = get_db()
+    whole_log = request.args.get("log") == "all"
     view = service.view(table, viewer)
     actors = table.game.actors(table.state)
     acting_for = None
@@ -215,14 +221,22 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         # the seat asked for in the address, or the one the host just entered for
         chosen = request.values.get("as", type=int, default=request.form.get("seat", type=int))
         acting_for = chosen if chosen in actors else actors[0]
+    host_choices = actors if viewer.host and viewer.seat not in actors and len(actors) > 1 else []
     return {
         "table": view,
         "game": table.game,
         "viewer": viewer,
         "acting_for": acting_for,
-        "host_choices": actors if viewer.host and viewer.seat not in actors and len(actors) > 1 else [],
+        "host_choices": host_choices,
         "can_undo": service.can_undo(db, table, viewer),
-        "log": list(reversed(service.log(db, table, viewer))),
+        "log": list(reversed(service.log(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
+        "log_total": store.event_count(db, table.id),
+        "whole_log": whole_log,
+        # the refresh keeps what this page shows: the seat the host enters for, the whole log
+        "poll_params": {
+            **({"as": acting_for} if host_choices else {}),
+            **({"log": "all"} if whole_log else {}),
+        },
         "error": error,
         "poll_seconds": current_app.config["POLL_SECONDS"],
     }

@@ -146,6 +146,7 @@ def create_app(config: dict | None = None) -> Flask:
     # compiled here, on start, whenever missing or older than the .po files.
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(i18n.compiled_translations(instance / "translations")))
     Babel(app, locale_selector=i18n.select_locale)
+    i18n.install_template_gettext(app)
     app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)
     app.after_request(i18n.say_which_language)
     Htmx(app)

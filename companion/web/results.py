@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext
 
 from .. import export, history, rematch, service, store
@@ -53,6 +53,16 @@ def loaded(table_id: str) -> service.Table | None:
         return None
 
 
+def finished_table(table_id: str) -> service.Table:
+    """The table when its game is over; otherwise stop with the page that says why."""
+    table = loaded(table_id)
+    if table is None:
+        abort(make_response(unknown_table(table_id)))
+    if not table.game.is_finished(table.state):
+        abort(make_response(not_over(table)))
+    return table
+
+
 def secret() -> str:
     return current_app.config["SECRET_KEY"]
 
@@ -60,11 +70,7 @@ def secret() -> str:
 # --- results -------------------------------------------------------------------------------
 @bp.get("/t/<table_id>/results")
 def results_page(table_id: str):
-    table = loaded(table_id)
-    if table is None:
-        return unknown_table(table_id)
-    if not table.game.is_finished(table.state):
-        return not_over(table)
+    table = finished_table(table_id)
     db = get_db()
     viewer = phone.page_viewer(db, table_id)
     view = service.view(table, viewer)
@@ -166,11 +172,7 @@ def download(body: str, mimetype: str, table: service.Table, extension: str) -> 
 
 @bp.get("/t/<table_id>/export.json")
 def export_json(table_id: str):
-    table = loaded(table_id)
-    if table is None:
-        return unknown_table(table_id)
-    if not table.game.is_finished(table.state):
-        return not_over(table)
+    table = finished_table(table_id)
     db = get_db()
     exported = export.as_json(db, table, phone.page_viewer(db, table_id))
     return download(json.dumps(exported, ensure_ascii=False, indent=2), "application/json", table, "json")
@@ -178,11 +180,7 @@ def export_json(table_id: str):
 
 @bp.get("/t/<table_id>/export.csv")
 def export_csv(table_id: str):
-    table = loaded(table_id)
-    if table is None:
-        return unknown_table(table_id)
-    if not table.game.is_finished(table.state):
-        return not_over(table)
+    table = finished_table(table_id)
     view = service.view(table, phone.page_viewer(get_db(), table_id))
     header = [gettext("place"), gettext("name"), gettext("score"), gettext("breakdown")]
     # With a byte order mark: spreadsheets then read the names' accents right.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import wormdice
-from .base import Game, Option, rank, require_seat_turn
+from .base import Game, Option, explain_ties, rank, require_seat_turn
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, join_names
 
@@ -234,12 +234,9 @@ class Barbecue(Game):
         # Seed: among tied players the plate on the highest spot wins. Spots have one owner,
         # so only players without any plate can still be level after that.
         ordered = rank(entries, key=lambda entry: (entry["score"], max(entry["plate_spots"], default=0)))
-        for entry in ordered:
-            tied = [other for other in ordered if other["score"] == entry["score"]]
-            entry["tiebreak"] = _tiebreak_sentence(tied, tied.index(entry)) if len(tied) > 1 else None
-        for entry in ordered:
-            del entry["plate_spots"]
-        return ordered
+        return explain_ties(
+            ordered, lambda tied, entry: _tiebreak_sentence(tied, tied.index(entry)), helper_keys=("plate_spots",)
+        )
 
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
         return wormdice.describe(action)

@@ -182,3 +182,15 @@ def rank(entries: list[dict[str, Any]], key) -> list[dict[str, Any]]:
             previous = (k, index + 1)
         entry["place"] = previous[1]
     return ordered
+
+
+def explain_ties(ordered: list[dict[str, Any]], sentence, helper_keys: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Give every player who shares their score with others the sentence `sentence(tied,
+    entry)` on how that tie was broken (or shared), then drop the keys only ranking used."""
+    for entry in ordered:
+        tied = [other for other in ordered if other["score"] == entry["score"]]
+        entry["tiebreak"] = sentence(tied, entry) if len(tied) > 1 else None
+    for entry in ordered:
+        for key in helper_keys:
+            del entry[key]
+    return ordered

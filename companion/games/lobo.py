@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from .base import Game, Option, rank
+from .base import Game, Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .text import N_, NC_, NP_, Text, join_names
 
@@ -328,10 +328,7 @@ class Lobo(Game):
                 }
             )
         ordered = rank(entries, key=lambda entry: (entry["score"], entry["meadow"]))
-        for entry in ordered:
-            tied = [other for other in ordered if other["score"] == entry["score"]]
-            entry["tiebreak"] = _tiebreak_sentence(tied) if len(tied) > 1 else None
-        return ordered
+        return explain_ties(ordered, lambda tied, _entry: _tiebreak_sentence(tied))
 
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
         kind = action.get("type")

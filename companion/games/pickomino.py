@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import wormdice
-from .base import Game, Option, rank, require_seat_turn
+from .base import Game, Option, explain_ties, rank, require_seat_turn
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, join_names
 
@@ -188,12 +188,7 @@ class Pickomino(Game):
             for seat, score in enumerate(self.scores(state))
         ]
         ordered = rank(entries, key=lambda entry: (entry["score"], entry["best"]))
-        for entry in ordered:
-            tied = [other for other in ordered if other["score"] == entry["score"]]
-            entry["tiebreak"] = _tiebreak_sentence(tied) if len(tied) > 1 else None
-        for entry in ordered:
-            del entry["best"]
-        return ordered
+        return explain_ties(ordered, lambda tied, _entry: _tiebreak_sentence(tied), helper_keys=("best",))
 
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
         return wormdice.describe(action)

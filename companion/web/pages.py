@@ -304,8 +304,10 @@ def after_write(table_id: str, write) -> Any:
 
 @bp.post("/t/<table_id>/act")
 def act(table_id: str):
-    existing_table_version(table_id)
-    game = GAMES[store.table_row(get_db(), table_id)["game"]]
+    row = store.table_row(get_db(), table_id)
+    if row is None:
+        abort(404)
+    game = GAMES[row["game"]]
     return after_write(
         table_id, lambda db, viewer: service.act(db, table_id, viewer, form_action(game), expected_version())
     )

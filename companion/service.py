@@ -191,7 +191,11 @@ def load(db, table_id: str) -> Table:
         raise ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
     game = GAMES[row["game"]]
     names = store.seat_names(db, table_id)
-    return Table(row, names, game, replay(db, game, row, names))
+    state = db.snapshots.get(table_id, row["version"])
+    if state is None:
+        state = replay(db, game, row, names)
+        db.snapshots.put(table_id, row["version"], state)
+    return Table(row, names, game, state)
 
 
 def replay(db, game: Game, row: dict[str, Any], names: list[str]) -> dict[str, Any]:
@@ -240,9 +244,7 @@ def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None)
     """The event log as `viewer` may read it: secrets in actions (Lobo's recorded colours)
     are redacted by the game, in the action and in its sentence. With `latest`, only that
     many of the newest events."""
-    entries = store.events(db, table.id)
-    if latest is not None:
-        entries = entries[-latest:]
+    entries = store.events(db, table.id, latest)
     for entry in entries:
         entry["action"] = table.game.redact_action(table.state, entry["seat"], entry["action"], viewer.seat)
         line = table.game.describe_action(table.state, entry["seat"], entry["action"])
@@ -303,6 +305,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         version = table.version + 1
         store.append_event(db, table_id, version, seat, viewer.host, action)
         _save(db, table, state, version)
+    db.snapshots.put(table_id, table.version, table.state)  # committed: the phones' next refresh
     return table
 
 
@@ -324,6 +327,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> Tab
         store.mark_undone(db, table_id, last["seq"])
         state = replay(db, table.game, table.row, table.names)
         _save(db, table, state, table.version + 1)
+    db.snapshots.put(table_id, table.version, table.state)
     return table
 
 

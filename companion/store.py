@@ -130,10 +130,12 @@ def moves(db, table_id: str) -> list[tuple[int, dict[str, Any]]]:
     return [(seat, json.loads(action)) for seat, action in rows]
 
 
-def events(db, table_id: str) -> list[dict[str, Any]]:
+def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]:
+    """The whole log in order, or only its `latest` events."""
     rows = db.execute(
-        "SELECT seq, seat, by_host, action, undone, at, undone_at FROM events WHERE table_id = ? ORDER BY seq",
-        [table_id],
+        "SELECT * FROM (SELECT seq, seat, by_host, action, undone, at, undone_at FROM events"
+        " WHERE table_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+        [table_id, -1 if latest is None else latest],
     )
     return [
         {

@@ -94,3 +94,17 @@ def test_the_proxy_setting_comes_from_the_environment(tmp_path, monkeypatch, val
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
     app = create_app({"DATABASE": str(tmp_path / "companion.sqlite3")})
     assert app.config["BEHIND_PROXY"] is behind
+
+
+def test_polling_does_not_send_the_cookie_again(tmp_path):
+    """A phone polls every 2 s: its cookie is set when it joins, not re-signed on every poll."""
+    app = make_app(tmp_path)
+    table = app.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    phone = app.test_client()
+    joined = phone.get("/j/" + table["seats"][0]["join_url"].rsplit("/j/", 1)[1])
+    assert app.config["SESSION_COOKIE_NAME"] in cookies_set(joined)
+    phone.get(joined.headers["Location"])  # the redirect to the table page, as a browser follows it
+    for version in (0, 0, 5):
+        response = phone.get(f"/t/{table['id']}/poll?v={version}", headers={"HX-Request": "true"})
+        assert response.status_code in (200, 204)
+        assert app.config["SESSION_COOKIE_NAME"] not in cookies_set(response)

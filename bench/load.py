@@ -180,10 +180,10 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def start_server(port: int, database: str) -> subprocess.Popen:
+def start_server(port: int, database: str, serve_options: list[str]) -> subprocess.Popen:
     env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_INSTANCE": str(Path(database).parent)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), *serve_options],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     for _ in range(200):
@@ -228,6 +228,9 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=2.0, help="seconds between two polls of one phone")
     parser.add_argument("--act", type=float, default=4.0, help="mean seconds between two actions at one table")
     parser.add_argument("--port", type=int, default=0, help="0: start a companion on a free port")
+    parser.add_argument(
+        "--processes", type=int, help="passed on to `companion serve` (default: its own, one per core)"
+    )
     args = parser.parse_args()
     server = None
     if args.port == 0:
@@ -235,7 +238,8 @@ def main() -> None:
             probe.bind(("127.0.0.1", 0))
             args.port = probe.getsockname()[1]
         folder = tempfile.mkdtemp(prefix="companion-bench-")
-        server = start_server(args.port, os.path.join(folder, "bench.sqlite3"))
+        serve_options = [] if args.processes is None else ["--processes", str(args.processes)]
+        server = start_server(args.port, os.path.join(folder, "bench.sqlite3"), serve_options)
     try:
         figures = asyncio.run(main_async(args))
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sqlite3
 import sys
@@ -10,12 +11,13 @@ from pathlib import Path
 
 import qrcode
 
-from . import MAX_SERVER_BODY_BYTES, create_app, default_database
+from . import MAX_SERVER_BODY_BYTES, create_app, default_database, processes
 from .web.links import public_base
 
 
 def serve(args: argparse.Namespace) -> int:
     from waitress import serve as waitress_serve
+    from waitress.server import create_server
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
     app = create_app({"PUBLIC_URL": public_url} if public_url else None)
@@ -31,10 +33,7 @@ def serve(args: argparse.Namespace) -> int:
         code.print_ascii(invert=True)
     print(f"Database: {app.config['DATABASE']}", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
-    waitress_serve(
-        app,
-        host=args.host,
-        port=args.port,
+    settings = dict(
         threads=args.threads,
         # Every phone keeps a connection open between its polls: waitress' default of
         # 100 connections would stall a café of tables (100 tables x 5 phones).
@@ -42,7 +41,21 @@ def serve(args: argparse.Namespace) -> int:
         ident="companion",
         max_request_body_size=MAX_SERVER_BODY_BYTES,
     )
-    return 0
+    workers = processes.default_count() if args.processes is None else args.processes
+    if workers <= 1 or args.port == 0 or not processes.supported():
+        waitress_serve(app, host=args.host, port=args.port, **settings)
+        return 0
+    print(f"Serving from {workers} processes.", flush=True)
+
+    def run_worker(sock) -> None:
+        create_server(app, sockets=[sock], **settings).run()
+
+    logging.basicConfig()
+    try:
+        return processes.serve(run_worker, args.host, args.port, workers)
+    except processes.PortInUse as error:
+        print(error, file=sys.stderr)
+        return 1
 
 
 def backup(args: argparse.Namespace) -> int:
@@ -80,7 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")
     run.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
     run.add_argument("--public-url", help="base of the join links in QR codes, e.g. http://192.168.1.20:5000")
-    run.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    run.add_argument(
+        "--processes",
+        type=int,
+        help="server processes (default on Linux: one per core, at most 8; elsewhere 1)",
+    )
+    run.add_argument("--threads", type=int, default=8, help="threads per server process (default 8)")
     run.add_argument(
         "--connections", type=int, default=1000, help="open connections (phones) served at once (default 1000)"
     )

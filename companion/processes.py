@@ -1,0 +1,150 @@
+"""Serving one port from several processes, so every core of the machine takes phones.
+
+Python runs one thread at a time in a process: a single waitress process keeps one core
+busy and leaves the others idle, and its threads queue behind each other for the
+interpreter, which is what made a café of phones wait (bench/load.py). On Linux the
+companion therefore starts one worker process per core. Each worker listens on its own
+socket bound to the same port with SO_REUSEPORT, and the kernel spreads new connections
+(phones) evenly across them. Everything a worker needs to agree on lives in SQLite, whose
+locks work across processes (`BEGIN IMMEDIATE`); what a worker keeps in memory (replayed
+states) is keyed by table version, so it can never go stale.
+
+The parent only starts the workers, starts a new one when one dies, and stops them all on
+SIGTERM or SIGINT. A worker dies with its parent (PR_SET_PDEATHSIG), so killing the parent,
+even with SIGKILL, never leaves a worker serving.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import logging
+import os
+import signal
+import socket
+import sys
+import time
+from typing import Any, Callable
+
+PR_SET_PDEATHSIG = 1
+MAX_WORKERS = 8
+# A worker that keeps dying (a bug, the disk gone) must not be restarted forever.
+RESTARTS_ALLOWED = 5
+RESTART_WINDOW_SECONDS = 60
+
+log = logging.getLogger("companion")
+
+
+def supported() -> bool:
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT") and hasattr(os, "fork")
+
+
+def default_count() -> int:
+    """One worker per core this process may run on (a container's share, not the host's)."""
+    if not supported():
+        return 1
+    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
+
+
+class PortInUse(Exception):
+    pass
+
+
+def _address(host: str, port: int) -> tuple[socket.AddressFamily, tuple]:
+    family, _type, _proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    return family, address
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Binding without SO_REUSEPORT fails if anything listens there, even another
+    companion's worker sockets: two companions must never share a port."""
+    family, address = _address(host, port)
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise PortInUse(f"Port {port} is in use by another program.") from error
+            raise
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    family, address = _address(host, port)
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(address)
+    sock.listen(1024)
+    return sock
+
+
+def _die_with_parent(parent: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def serve(run_worker: Callable[[socket.socket], Any], host: str, port: int, count: int) -> int:
+    """Start `count` workers, each calling run_worker(its listening socket); return the
+    exit status once they are stopped (0) or keep dying (1)."""
+    check_port_free(host, port)
+    parent = os.getpid()
+    workers: dict[int, int] = {}  # pid -> worker number
+    restarts: list[float] = []
+    stopping = False
+
+    def start(number: int) -> None:
+        sock = listening_socket(host, port)
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                _die_with_parent(parent)
+                run_worker(sock)
+                status = 0
+            except KeyboardInterrupt:
+                status = 0
+            except BaseException:
+                log.exception("Worker %s stopped on an error", number)
+            finally:
+                os._exit(status)
+        sock.close()  # the worker's own now: a copy left here would take connections nobody accepts
+        workers[pid] = number
+
+    def stop(_signal=None, _frame=None) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(workers):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for number in range(count):
+        start(number)
+    status = 0
+    while workers:
+        try:
+            pid, _ = os.wait()
+        except ChildProcessError:
+            break
+        number = workers.pop(pid, None)
+        if stopping or number is None:
+            continue
+        now = time.monotonic()
+        restarts = [moment for moment in restarts if now - moment < RESTART_WINDOW_SECONDS] + [now]
+        if len(restarts) > RESTARTS_ALLOWED:
+            log.error("Workers keep stopping (%s in %s s): the companion stops.", len(restarts), RESTART_WINDOW_SECONDS)
+            status = 1
+            stop()
+            continue
+        log.warning("Worker %s stopped; starting it again.", number)
+        start(number)
+    return status

@@ -82,11 +82,11 @@ def remember(db, game: str, name: str, entries: dict[str, Any]) -> None:
 
 
 def table_row(db, table_id: str) -> dict[str, Any] | None:
-    row = db.execute("SELECT * FROM game_tables WHERE id = ?", [table_id]).fetchone()
+    cursor = db.execute("SELECT * FROM game_tables WHERE id = ?", [table_id])
+    row = cursor.fetchone()
     if row is None:
         return None
-    columns = [c[0] for c in db.execute("SELECT * FROM game_tables LIMIT 0").description]
-    record = dict(zip(columns, row))
+    record = dict(zip([column[0] for column in cursor.description], row))
     record["options"] = json.loads(record["options"])
     record["deal"] = json.loads(record["deal"]) if record["deal"] is not None else None
     return record

@@ -98,7 +98,7 @@ def localized_numbers(text: Text) -> Text:
     language's way, as 1,234 / 1.234 / 1 234; nested sentences alike."""
     params = {key: _localized(value) for key, value in text.params.items()}
     if text.plural is not None:
-        params.setdefault("num", format_decimal(text.n))
+        params.setdefault("num", whole_number(text.n))
     return replace(text, params=params)
 
 
@@ -106,8 +106,17 @@ def _localized(value: Any) -> Any:
     if isinstance(value, Text):
         return localized_numbers(value)
     if isinstance(value, int) and not isinstance(value, bool):
-        return format_decimal(value)
+        return whole_number(value)
     return value
+
+
+def whole_number(value: int) -> str:
+    """`value` written the reader's way. From 0 to 999 it is the same in every language
+    here (no group separator, no minus sign), and a table page holds dozens of such
+    numbers: those skip Babel's formatting, a tenth of a page's render."""
+    if 0 <= value < 1000:
+        return str(value)
+    return format_decimal(value)
 
 
 def request_translations():
@@ -155,7 +164,7 @@ def render_all(value: Any) -> Any:
 def number(value: Any) -> Any:
     """A whole number written the language's way (a template filter); anything else as is."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return format_decimal(value)
+        return whole_number(value)
     return value
 
 

@@ -75,3 +75,16 @@ def test_issue_7_dates_on_the_home_page_are_written_the_languages_way(client):
     assert re.fullmatch(r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[AP]M", shown["en"])
     assert re.fullmatch(r"\d{2}/\d{2}/\d{4} \d{2}:\d{2}", shown["pt"])
     assert re.fullmatch(r"\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}", shown["ro"])
+
+
+@pytest.mark.parametrize("language", ["en", "pt", "fr", "ro"])
+def test_issue_7_small_whole_numbers_are_written_as_babel_writes_them(app, language):
+    """whole_number skips Babel for 0..999, where every language here writes plain digits;
+    from 1000 on, and below 0, Babel writes them (1,000 / 1.000 / 1 000, its minus sign)."""
+    from flask_babel import format_decimal
+
+    from companion.i18n import whole_number
+
+    with app.test_request_context(headers={"Accept-Language": language}):
+        for value in [*range(0, 1001), 1234, 1_000_000, -1, -27, -1000]:
+            assert whole_number(value) == format_decimal(value)

@@ -29,10 +29,16 @@ def csrf_protect() -> None:
     phone.check_csrf()
 
 
+@bp.record_once
+def template_globals(state) -> None:
+    # a global, not a context variable: macros.html (the forms' macro) is imported
+    # without the page's context, so Jinja builds it once instead of on every render
+    state.app.jinja_env.globals["csrf_token"] = phone.csrf_token
+
+
 @bp.app_context_processor
 def template_helpers() -> dict[str, Any]:
     return {
-        "csrf_token": phone.csrf_token,
         "render": render,
         "games": GAMES,
         "locale": str(get_locale()),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sqlite3
@@ -41,6 +42,10 @@ def serve(args: argparse.Namespace) -> int:
         ident="companion",
         max_request_body_size=MAX_SERVER_BODY_BYTES,
     )
+    # Everything built so far (modules, templates, catalogs) lives as long as the server:
+    # kept out of the garbage collector's full passes, which took 25-50 ms under load
+    # (~10 ms once frozen), and shared untouched by the worker processes forked below.
+    gc.freeze()
     workers = processes.default_count() if args.processes is None else args.processes
     if workers <= 1 or args.port == 0 or not processes.supported():
         waitress_serve(app, host=args.host, port=args.port, **settings)

@@ -14,8 +14,9 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-# A café's tables, each with its newest version or two: a few megabytes at most.
-STATES_KEPT = 1000
+# A café's tables (100 and more), each with its newest version or two. Not more: every
+# state kept is objects the garbage collector walks on its full passes.
+STATES_KEPT = 300
 
 
 class Snapshots:

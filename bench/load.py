@@ -87,7 +87,8 @@ class Connection:
 
 class Recorder:
     def __init__(self):
-        self.latencies: dict[str, list[float]] = {"poll": [], "action": [], "bare": []}
+        # "poll" is every poll; "poll 204" and "poll 200" split it: nothing new, or the fresh table
+        self.latencies: dict[str, list[float]] = {"poll": [], "poll 204": [], "poll 200": [], "action": [], "bare": []}
         self.errors: dict[str, int] = {}
         self.count = 0
 
@@ -98,7 +99,10 @@ class Recorder:
         except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
             self.errors[f"{kind}: {type(error).__name__}"] = self.errors.get(f"{kind}: {type(error).__name__}", 0) + 1
             return None, None
-        self.latencies[kind].append((time.perf_counter() - start) * 1000)
+        elapsed = (time.perf_counter() - start) * 1000
+        self.latencies[kind].append(elapsed)
+        if kind == "poll" and status in (200, 204):
+            self.latencies[f"poll {status}"].append(elapsed)
         self.count += 1
         if status not in expect:
             key = f"{kind}: HTTP {status}"
@@ -118,17 +122,24 @@ def next_action(state: dict) -> dict:
     return {"type": "stop"}
 
 
-async def run_table(host, port, args, recorder: Recorder, deadline: float):
+async def set_up_table(host, port, args) -> tuple[str, str, list[Connection]]:
+    """A table started through the API, and its phones: each opens its seat's QR link and
+    the table page it leads to. Not measured: the figures are for tables in play."""
     setup = Connection(host, port)
     _, data = await setup.request("POST", "/api/tables", {"game": "pickomino", "players": [f"P{i}" for i in range(args.phones)]})
     created = json.loads(data)
-    table_id, host_token = created["id"], created["host_token"]
-    version = 0
     phones = []
     for seat in created["seats"]:
         phone = Connection(host, port)
         await phone.request("GET", "/j/" + seat["join_url"].rsplit("/j/", 1)[1])
+        await phone.request("GET", f"/t/{created['id']}")
         phones.append(phone)
+    return created["id"], created["host_token"], phones
+
+
+async def run_table(host, port, args, recorder: Recorder, table, deadline: float):
+    table_id, host_token, phones = table
+    version = 0
 
     async def poll(phone: Connection):
         seen = 0
@@ -198,10 +209,11 @@ def start_server(port: int, database: str, serve_options: list[str]) -> subproce
 
 async def main_async(args) -> dict:
     recorder = Recorder()
+    tables = await asyncio.gather(*(set_up_table("127.0.0.1", args.port, args) for _ in range(args.tables)))
     deadline = time.monotonic() + args.seconds
     started = time.monotonic()
     await asyncio.gather(
-        *(run_table("127.0.0.1", args.port, args, recorder, deadline) for _ in range(args.tables)),
+        *(run_table("127.0.0.1", args.port, args, recorder, table, deadline) for table in tables),
         bare("127.0.0.1", args.port, args, recorder, deadline),
     )
     elapsed = time.monotonic() - started
@@ -231,6 +243,7 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, help="passed on to `companion serve` (default: its own, one per core)"
     )
+    parser.add_argument("--threads", type=int, help="passed on to `companion serve` (default: its own)")
     args = parser.parse_args()
     server = None
     if args.port == 0:
@@ -238,7 +251,9 @@ def main() -> None:
             probe.bind(("127.0.0.1", 0))
             args.port = probe.getsockname()[1]
         folder = tempfile.mkdtemp(prefix="companion-bench-")
-        serve_options = [] if args.processes is None else ["--processes", str(args.processes)]
+        serve_options = [
+            f"--{name}={value}" for name, value in (("processes", args.processes), ("threads", args.threads)) if value is not None
+        ]
         server = start_server(args.port, os.path.join(folder, "bench.sqlite3"), serve_options)
     try:
         figures = asyncio.run(main_async(args))

@@ -191,10 +191,10 @@ def load(db, table_id: str) -> Table:
         raise ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
     game = GAMES[row["game"]]
     names = store.seat_names(db, table_id)
-    state = db.snapshots.get(table_id, row["version"])
+    state = db.snapshots.get((table_id, row["version"]))
     if state is None:
         state = replay(db, game, row, names)
-        db.snapshots.put(table_id, row["version"], state)
+        db.snapshots.put((table_id, row["version"]), state)
     return Table(row, names, game, state)
 
 
@@ -305,7 +305,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         version = table.version + 1
         store.append_event(db, table_id, version, seat, viewer.host, action)
         _save(db, table, state, version)
-    db.snapshots.put(table_id, table.version, table.state)  # committed: the phones' next refresh
+    db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh
     return table
 
 
@@ -327,7 +327,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> Tab
         store.mark_undone(db, table_id, last["seq"])
         state = replay(db, table.game, table.row, table.names)
         _save(db, table, state, table.version + 1)
-    db.snapshots.put(table_id, table.version, table.state)
+    db.snapshots.put((table_id, table.version), table.state)
     return table
 
 

@@ -12,48 +12,45 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Hashable
 
 # A café's tables (100 and more), each with its newest version or two. Not more: every
 # state kept is objects the garbage collector walks on its full passes.
 STATES_KEPT = 300
 
 
-class Snapshots:
-    """The most recently used states, by (table id, version)."""
+class RecentlyUsed:
+    """The `size` most recently used values, by key; safe to share between threads."""
 
-    def __init__(self, size: int = STATES_KEPT):
+    def __init__(self, size: int):
         self.size = size
-        self._states: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._values: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, table_id: str, version: int) -> dict[str, Any] | None:
+    def get(self, key: Hashable) -> Any | None:
         with self._lock:
-            state = self._states.get((table_id, version))
-            if state is not None:
-                self._states.move_to_end((table_id, version))
-            return state
+            value = self._values.get(key)
+            if value is not None:
+                self._values.move_to_end(key)
+            return value
 
-    def put(self, table_id: str, version: int, state: dict[str, Any]) -> None:
+    def put(self, key: Hashable, value: Any) -> None:
         with self._lock:
-            self._states[(table_id, version)] = state
-            self._states.move_to_end((table_id, version))
-            while len(self._states) > self.size:
-                self._states.popitem(last=False)
-
-    def items(self) -> list[tuple[tuple[str, int], dict[str, Any]]]:
-        with self._lock:
-            return list(self._states.items())
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
 
 
-_by_database: dict[str, Snapshots] = {}
+_by_database: dict[str, RecentlyUsed] = {}
 _by_database_lock = threading.Lock()
 
 
-def for_database(path: str | Path) -> Snapshots:
+def for_database(path: str | Path) -> RecentlyUsed:
+    """The states kept for one database file, by (table id, version)."""
     key = str(path)
     found = _by_database.get(key)
     if found is None:
         with _by_database_lock:
-            found = _by_database.setdefault(key, Snapshots())
+            found = _by_database.setdefault(key, RecentlyUsed(STATES_KEPT))
     return found

@@ -10,7 +10,7 @@ import pytest
 
 from companion import service
 from companion.db import connect
-from companion.snapshots import Snapshots
+from companion.snapshots import RecentlyUsed
 from played import bearer, create, host_phone, joined
 
 COLORS = ["white", "black", "red", "blue", "yellow", "green"]
@@ -97,12 +97,12 @@ def test_reading_a_table_every_way_changes_nothing_kept_in_memory(app, client, g
 
 
 def test_the_states_kept_are_the_most_recently_used_ones():
-    kept = Snapshots(size=2)
-    kept.put("AAAAAA", 1, {"v": 1})
-    kept.put("BBBBBB", 1, {"v": 2})
-    assert kept.get("AAAAAA", 1) == {"v": 1}  # now the most recent
-    kept.put("CCCCCC", 1, {"v": 3})
-    assert kept.get("BBBBBB", 1) is None
-    assert kept.get("AAAAAA", 1) == {"v": 1}
-    assert kept.get("CCCCCC", 1) == {"v": 3}
-    assert kept.get("AAAAAA", 2) is None  # another version is another state
+    kept = RecentlyUsed(size=2)
+    kept.put(("AAAAAA", 1), {"v": 1})
+    kept.put(("BBBBBB", 1), {"v": 2})
+    assert kept.get(("AAAAAA", 1)) == {"v": 1}  # now the most recent
+    kept.put(("CCCCCC", 1), {"v": 3})
+    assert kept.get(("BBBBBB", 1)) is None
+    assert kept.get(("AAAAAA", 1)) == {"v": 1}
+    assert kept.get(("CCCCCC", 1)) == {"v": 3}
+    assert kept.get(("AAAAAA", 2)) is None  # another version is another state

@@ -13,10 +13,10 @@ from werkzeug.exceptions import HTTPException
 
 from .. import history, i18n, service, store
 from ..db import get_db, is_storage_failure
-from ..games import GAMES
+from ..games import GAMES, Game
 from ..games.text import N_
 from ..i18n import render
-from . import api
+from . import api, fragments
 from . import session as phone
 from .links import join_url, qr_svg
 
@@ -34,6 +34,7 @@ def template_globals(state) -> None:
     # a global, not a context variable: macros.html (the forms' macro) is imported
     # without the page's context, so Jinja builds it once instead of on every render
     state.app.jinja_env.globals["csrf_token"] = phone.csrf_token
+    fragments.install(state.app)
 
 
 @bp.app_context_processor
@@ -235,8 +236,11 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         "acting_for": acting_for,
         "host_choices": host_choices,
         "can_undo": service.can_undo(db, table, viewer),
-        "log": list(reversed(service.log(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
-        "log_total": store.event_count(db, table.id),
+        # read only when the log is not kept already (web/fragments.py): newest first
+        "read_log": lambda: list(reversed(service.log(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
+        "read_log_total": lambda: store.event_count(db, table.id),
+        # a game that hides parts of actions from some seats (Lobo) shows each seat its own log
+        "log_reader": viewer.seat if type(table.game).redact_action is not Game.redact_action else None,
         "whole_log": whole_log,
         # the refresh keeps what this page shows: the seat the host enters for, the whole log
         "poll_params": {

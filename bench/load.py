@@ -91,6 +91,7 @@ class Recorder:
         self.latencies: dict[str, list[float]] = {"poll": [], "poll 204": [], "poll 200": [], "action": [], "bare": []}
         self.errors: dict[str, int] = {}
         self.count = 0
+        self.lag: list[float] = []
 
     async def timed(self, kind: str, call, expect: tuple[int, ...]):
         start = time.perf_counter()
@@ -184,6 +185,14 @@ async def bare(host, port, args, recorder: Recorder, deadline: float):
         await asyncio.sleep(args.poll / 10)
 
 
+async def generator_lag(recorder: Recorder, deadline: float):
+    """How late this load generator's own event loop wakes up: measured latencies include it."""
+    while time.monotonic() < deadline:
+        asked = time.perf_counter()
+        await asyncio.sleep(0.01)
+        recorder.lag.append((time.perf_counter() - asked - 0.01) * 1000)
+
+
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -215,6 +224,7 @@ async def main_async(args) -> dict:
     await asyncio.gather(
         *(run_table("127.0.0.1", args.port, args, recorder, table, deadline) for table in tables),
         bare("127.0.0.1", args.port, args, recorder, deadline),
+        generator_lag(recorder, deadline),
     )
     elapsed = time.monotonic() - started
     figures = {"requests": recorder.count, "seconds": round(elapsed, 1), "requests_per_second": round(recorder.count / elapsed, 1)}
@@ -228,6 +238,9 @@ async def main_async(args) -> dict:
     poll, bare_ = recorder.latencies["poll"], recorder.latencies["bare"]
     if poll and bare_:
         figures["poll_to_bare_ratio_p50"] = round(statistics.median(poll) / statistics.median(bare_), 2)
+    figures["generator_lag_ms"] = {
+        "p50": round(percentile(recorder.lag, 50), 2), "p99": round(percentile(recorder.lag, 99), 2)
+    }
     figures["errors"] = recorder.errors
     return figures
 

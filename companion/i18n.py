@@ -52,9 +52,11 @@ def select_locale() -> str:
 def say_which_language(response):
     """Pages and API answers say their language, and that it depends on the phone's
     Accept-Language and cookies, so that no cache hands one phone's language to another."""
-    if request.endpoint != "static":
+    if request.endpoint == "static":
+        return response
+    response.vary.update(("Accept-Language", "Cookie"))
+    if response.status_code != 204:  # no content, no language: and most polls answer 204
         response.headers.setdefault("Content-Language", str(get_locale()))
-        response.vary.update(("Accept-Language", "Cookie"))
     return response
 
 

@@ -124,3 +124,12 @@ def test_issue_7_answers_say_their_language_and_that_it_varies_by_phone(client):
         assert response.headers["Content-Language"] == language
         assert {"Accept-Language", "Cookie"} <= set(response.vary)
     assert "Content-Language" not in client.get("/static/app.css").headers  # the same file for everyone
+
+
+def test_issue_7_an_answer_without_content_names_no_language(client):
+    """A poll that finds nothing new answers 204 every 2 s per phone: no words, no language."""
+    table = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    unchanged = client.get(f"/t/{table['id']}/poll?v=0", headers={"HX-Request": "true", "Accept-Language": "ro"})
+    assert unchanged.status_code == 204
+    assert "Content-Language" not in unchanged.headers
+    assert {"Accept-Language", "Cookie"} <= set(unchanged.vary)

@@ -24,6 +24,9 @@ class Option:
     label: Text
     help: Text
     validate: Callable[[Any], Any] | None = None
+    # Entries per seat (Twenty One's sheets): the start form keys them by name slot, and
+    # the shell turns slots into seats, skipping the slots left empty.
+    per_seat: bool = False
 
     @property
     def is_flag(self) -> bool:

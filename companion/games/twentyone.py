@@ -262,6 +262,7 @@ class TwentyOne(Game):
             N_("Sheets"),
             N_("Which sheet (A to F) each player writes on; the ones not chosen are dealt."),
             check_sheets,
+            per_seat=True,
         ),
         Option(
             "sheet_layouts",
@@ -269,6 +270,7 @@ class TwentyOne(Game):
             N_("Printed sheets"),
             N_("Playing with the printed block? Copy the colours of your sheet once, row by row; the companion remembers them for your next tables."),
             check_layouts,
+            per_seat=True,
         ),
     )
 

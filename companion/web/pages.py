@@ -147,7 +147,9 @@ def render_home(error: str | None = None, form: dict | None = None, status: int 
 @bp.post("/tables")
 def create_table():
     slug = request.form.get("game", "")
-    names = [name for name in request.form.getlist("player") if name.strip()]
+    slots = request.form.getlist("player")
+    filled = [slot for slot, name in enumerate(slots) if name.strip()]
+    names = [slots[slot] for slot in filled]
     game = GAMES.get(slug)
     options = {}
     if game is not None:
@@ -156,6 +158,8 @@ def create_table():
                 options[option.name] = request.form.get(f"{slug}.{option.name}") == "on"
             else:
                 entries = form_option_map(f"{slug}.{option.name}.")
+                if option.per_seat:
+                    entries = slots_to_seats(entries, filled)
                 if entries:
                     options[option.name] = entries
     try:
@@ -164,6 +168,21 @@ def create_table():
         return render_home(render(error.text), request.form, error.status)
     phone.remember(created.table.id, "host", created.host_token)
     return redirect(url_for("pages.join_screen", table_id=created.table.id), 303)
+
+
+def slots_to_seats(entries: dict[str, Any], filled: list[int]) -> dict[str, Any]:
+    """A per-seat option's form entries, keyed "<slot>" or "<slot>.<more>", re-keyed by seat:
+    a name slot left empty takes no seat, so the players after it move up, and so do their
+    entries. Entries of empty slots are dropped."""
+    seat_of_slot = {str(slot): str(seat) for seat, slot in enumerate(filled)}
+    seated = {}
+    for key, value in entries.items():
+        slot, dot, rest = key.partition(".")
+        if slot in seat_of_slot:
+            seated[seat_of_slot[slot] + dot + rest] = value
+        elif not slot.isdecimal():
+            seated[key] = value  # malformed: left for the game to refuse with its sentence
+    return seated
 
 
 def form_option_map(prefix: str) -> dict[str, Any]:

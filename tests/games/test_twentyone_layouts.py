@@ -188,3 +188,21 @@ def test_option_entries_for_more_seats_than_a_table_can_have_are_refused(client)
         "/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"], "options": {"sheets": {"999999999": "A"}}}
     )
     assert response.status_code == 422 and response.get_json()["code"] == "option_per_seat"
+
+
+def test_start_form_a_name_slot_left_empty_moves_the_later_players_sheets_with_them(client):
+    taps = {
+        f"twenty-one.sheet_layouts.2.{row}.{position}": color
+        for row, colors in enumerate(PRINTED)
+        for position, color in enumerate(colors)
+    }
+    response = start_form(
+        client,
+        {"player": ["Ana", "", "Caio"], "twenty-one.sheets.0": "B", "twenty-one.sheets.1": "E", "twenty-one.sheets.2": "D", **taps},
+    )
+    assert response.status_code == 303, response.text
+    table = client.get(f"/api/tables/{response.headers['Location'].split('/')[2]}").get_json()
+    assert [player["name"] for player in table["players"]] == ["Ana", "Caio"]
+    assert table["options"]["sheets"] == ["B", "D"]  # slot 1's E belonged to nobody
+    assert table["options"]["sheet_layouts"] == [None, PRINTED]
+    assert colors_of(table["state"]["sheets"][1]) == PRINTED

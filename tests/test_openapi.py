@@ -443,3 +443,17 @@ def test_a_database_that_cannot_be_written_answers_as_documented(app, document):
     assert api.log(table_id)[0] == 200
     assert api.create({"game": "pickomino", "players": ["Ana", "Bruno"]})[0] == 503
     assert api.act(table_id, host, {"type": "roll", "dice": [1, 2, 3, 4, 5, "worm", "worm", "worm"]})[0] == 503
+
+
+def test_a_table_that_started_a_rematch_answers_as_documented(app, api, client):
+    from played import create, csrf_of, joined, play_pickomino
+
+    table = create(client)
+    play_pickomino(client, table)
+    ana = joined(app, table.seats[0])
+    started = ana.post(f"/t/{table.id}/rematch", data={"csrf_token": csrf_of(ana)})
+    new_id = started.headers["Location"].split("/")[2]
+    _, state = api.get(table.id)
+    assert state["rematch"] == new_id
+    _, state = api.get(new_id)
+    assert state["rematch"] is None

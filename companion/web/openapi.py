@@ -444,6 +444,8 @@ def table_schemas() -> dict[str, Any]:
                 "players": array(obj({"seat": SEAT, "name": TEXT, "score": {"type": "integer"}}), minItems=1),
                 "current_seat": {**SEAT_OR_NULL, "description": "Whose move it is (twenty-one: the roller); null when finished."},
                 "ranking": nullable(array(ref("RankingEntry"))) | {"description": "Best first, when finished."},
+                "rematch": nullable(ref("TableId"))
+                | {"description": "The table a rematch of this one started (from its results page), if any."},
                 "state": {"type": "object", "description": "Game-specific."},
             },
             oneOf=per_game,

@@ -22,6 +22,7 @@ from companion import create_app
 from companion.games import GAMES
 from companion.games.lobo import COLORS as FLOCK_COLORS
 from companion.games.twentyone import COLORS as DIE_COLORS
+from played import create, csrf_of, joined, play_pickomino
 
 DOCUMENT_URI = "urn:companion:openapi"
 MOST_REQUESTS_PER_GAME = 2000
@@ -446,8 +447,6 @@ def test_a_database_that_cannot_be_written_answers_as_documented(app, document):
 
 
 def test_a_table_that_started_a_rematch_answers_as_documented(app, api, client):
-    from played import create, csrf_of, joined, play_pickomino
-
     table = create(client)
     play_pickomino(client, table)
     ana = joined(app, table.seats[0])

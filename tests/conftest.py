@@ -32,13 +32,23 @@ class LiveServer:
         self.port = self.server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         app.config["PUBLIC_URL"] = self.url
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.stopping = False
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        try:
+            self.server.run()
+        except OSError:
+            # stop() closed the sockets under the loop's select(): the end, not a failure
+            if not self.stopping:
+                raise
 
     def start(self) -> "LiveServer":
         self.thread.start()
         return self
 
     def stop(self) -> None:
+        self.stopping = True
         self.server.close()
 
     def create(self, players=("Ana", "Bruno", "Caio"), game="pickomino", options=None) -> dict:

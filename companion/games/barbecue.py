@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import wormdice
-from .base import Game, Option, explain_ties, rank, require_seat_turn
+from .base import Option, explain_ties, rank, require_seat_turn
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, join_names
 
@@ -62,7 +62,7 @@ def check_spot_worms(raw: Any) -> dict[str, int]:
     return table
 
 
-class Barbecue(Game):
+class Barbecue(wormdice.WormDiceGame):
     slug = "heckmeck-barbecue"
     title = N_("Heckmeck Barbecue")
     bgg_id = 66798
@@ -99,12 +99,6 @@ class Barbecue(Game):
         }
 
     # --- reading the state ----------------------------------------------------------
-    def is_finished(self, state: dict[str, Any]) -> bool:
-        return state["turn"] is None
-
-    def current_seat(self, state: dict[str, Any]) -> int | None:
-        return None if state["turn"] is None else state["turn"]["seat"]
-
     def scores(self, state: dict[str, Any]) -> list[int]:
         return [worms + SNAIL_POINTS * snails for worms, snails in zip(state["worms"], state["snails"])]
 
@@ -237,9 +231,6 @@ class Barbecue(Game):
         return explain_ties(
             ordered, lambda tied, entry: _tiebreak_sentence(tied, tied.index(entry)), helper_keys=("plate_spots",)
         )
-
-    def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
-        return wormdice.describe(action)
 
     def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
         record = state["last_turn"]

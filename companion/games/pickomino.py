@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import wormdice
-from .base import Game, Option, explain_ties, rank, require_seat_turn
+from .base import Option, explain_ties, rank, require_seat_turn
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, join_names
 
@@ -21,7 +21,7 @@ FAILURE_REASONS = {
 }
 
 
-class Pickomino(Game):
+class Pickomino(wormdice.WormDiceGame):
     slug = "pickomino"
     title = N_("Pickomino")
     bgg_id = 15818
@@ -54,12 +54,6 @@ class Pickomino(Game):
         }
 
     # --- reading the state ----------------------------------------------------------
-    def is_finished(self, state: dict[str, Any]) -> bool:
-        return state["turn"] is None
-
-    def current_seat(self, state: dict[str, Any]) -> int | None:
-        return None if state["turn"] is None else state["turn"]["seat"]
-
     def scores(self, state: dict[str, Any]) -> list[int]:
         return [sum(TILE_WORMS[tile] for tile in stack) for stack in state["stacks"]]
 
@@ -189,9 +183,6 @@ class Pickomino(Game):
         ]
         ordered = rank(entries, key=lambda entry: (entry["score"], entry["best"]))
         return explain_ties(ordered, lambda tied, _entry: _tiebreak_sentence(tied), helper_keys=("best",))
-
-    def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
-        return wormdice.describe(action)
 
     def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
         record = state["last_turn"]

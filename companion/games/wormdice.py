@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .base import Game
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text
 
@@ -190,3 +191,19 @@ def describe(action: dict[str, Any]) -> Text:
     if kind == "stop":
         return N_("stopped")
     return N_("declared the turn failed")
+
+
+class WormDiceGame(Game):
+    """A game whose turns are this worm-dice phase: `state["turn"]` is the turn in play,
+    None once the game is over, and each logged action is a dice action."""
+
+    dice: Dice
+
+    def is_finished(self, state: dict[str, Any]) -> bool:
+        return state["turn"] is None
+
+    def current_seat(self, state: dict[str, Any]) -> int | None:
+        return None if state["turn"] is None else state["turn"]["seat"]
+
+    def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
+        return describe(action)

@@ -110,6 +110,12 @@
     const form = event.detail.elt.closest && event.detail.elt.closest("form");
     if (form) form.classList.add("sending");
   });
+  // ...and once it is answered, whatever the answer: a dropped request (no network, a server
+  // error) swaps nothing, and the form must not stay dead until the next table change.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const form = event.detail.elt.closest && event.detail.elt.closest("form");
+    if (form) form.classList.remove("sending");
+  });
 })();
 
 // The start form shows only the chosen game's options (all of them without JavaScript).

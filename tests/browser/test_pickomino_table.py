@@ -412,3 +412,22 @@ def test_seven_players_with_the_longest_names_fit_a_360px_phone(live_server, new
         pass
     expect(longest.locator(".ranking .place")).to_have_count(7, timeout=SYNC_TIMEOUT_MS)
     fits_the_phone(longest, shots_dir, "16-seven-long-names-ranking")
+
+
+def test_a_tap_whose_request_is_lost_can_be_tapped_again(live_server, new_phone):
+    """The form is held while its request is in flight (no double entry); a request that
+    never gets an answer (the network dropped it) must free the form again."""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    dropped = []
+    ana.route("**/act", lambda route: (dropped.append(1), route.abort()) if not dropped else route.continue_())
+    choose_mode(ana, "Quick")
+    panel = ana.locator(".panel-quick")
+    panel.locator('label[for="quick-worm"]').tap()
+    panel.locator('.counts[data-face="worm"]').get_by_role("button", name="3", exact=True).tap()
+    expect(ana.locator("form.quick")).not_to_have_class(re.compile(r"\bsending\b"))
+    assert dropped == [1]
+    assert table_version(ana) == 0
+    panel.locator('.counts[data-face="worm"]').get_by_role("button", name="3", exact=True).tap()
+    wait_for_new_version(ana, 0)
+    expect(ana.locator(".turn-total")).to_have_text("15")

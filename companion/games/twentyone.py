@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .base import Game, Option, rank
+from .base import Game, Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, join_names
 
@@ -548,17 +548,14 @@ class TwentyOne(Game):
             }
             for sheet in state["sheets"]
         ]
-        ordered = rank(entries, key=lambda entry: entry["score"])
-        for entry in ordered:
-            tied = [other["name"] for other in ordered if other["score"] == entry["score"]]
-            entry["tiebreak"] = (
-                NP_("%(names)s tied on %(num)s point: the rules have no tie-break, they share the place.",
-                    "%(names)s tied on %(num)s points: the rules have no tie-break, they share the place.",
-                    entry["score"], names=join_names(tied))
-                if len(tied) > 1
-                else None
-            )
-        return ordered
+        return explain_ties(
+            rank(entries, key=lambda entry: entry["score"]),
+            lambda tied, entry: NP_(
+                "%(names)s tied on %(num)s point: the rules have no tie-break, they share the place.",
+                "%(names)s tied on %(num)s points: the rules have no tie-break, they share the place.",
+                entry["score"], names=join_names([other["name"] for other in tied]),
+            ),
+        )
 
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
         kind = action.get("type")

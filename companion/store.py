@@ -92,12 +92,6 @@ def table_row(db, table_id: str) -> dict[str, Any] | None:
     return record
 
 
-def table_version(db, table_id: str) -> int | None:
-    """The polling fast path: one indexed lookup, no replay."""
-    row = db.execute("SELECT version FROM game_tables WHERE id = ?", [table_id]).fetchone()
-    return None if row is None else row[0]
-
-
 def seat_names(db, table_id: str) -> list[str]:
     return [row[0] for row in db.execute("SELECT name FROM seats WHERE table_id = ? ORDER BY seat", [table_id])]
 
@@ -218,13 +212,14 @@ def list_tables(db, limit: int = 50) -> list[dict[str, Any]]:
     ]
 
 
-# --- rematches ------------------------------------------------------------------------------
 def poll_row(db, table_id: str) -> tuple[int, str | None] | None:
-    """The polling fast path: the version and the rematch, one indexed lookup, no replay."""
+    """The polling fast path, and the cheap "does this table exist": the version and the
+    rematch, one indexed lookup, no replay."""
     row = db.execute("SELECT version, rematch_id FROM game_tables WHERE id = ?", [table_id]).fetchone()
     return None if row is None else (row[0], row[1])
 
 
+# --- rematches ------------------------------------------------------------------------------
 def set_rematch(db, table_id: str, rematch_id: str, host_sealed: str) -> None:
     db.execute(
         "UPDATE game_tables SET rematch_id = ?, rematch_host_sealed = ? WHERE id = ?", [rematch_id, host_sealed, table_id]

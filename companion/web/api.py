@@ -70,7 +70,7 @@ def viewer(table_id: str) -> service.Viewer:
 
 def require_table(table_id: str) -> None:
     """404 for an unknown table, before the token is looked at (a cheap lookup, no replay)."""
-    if store.table_version(get_db(), table_id) is None:
+    if store.poll_row(get_db(), table_id) is None:
         raise service.ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
 
 

@@ -344,12 +344,4 @@ def act(table_id: str):
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id: str):
-    existing_table_version(table_id)
     return after_write(table_id, lambda db, viewer: service.undo(db, table_id, viewer, expected_version()))
-
-
-def existing_table_version(table_id: str) -> int:
-    version = store.table_version(get_db(), table_id)
-    if version is None:
-        abort(404)
-    return version

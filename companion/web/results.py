@@ -108,7 +108,7 @@ def follow_rematch(table_id: str):
     """Where a table's polls lead its phones once a rematch has started: each phone takes
     its own seat at the new table (and the host the host's role), then goes there."""
     db = get_db()
-    if store.table_version(db, table_id) is None:
+    if store.poll_row(db, table_id) is None:
         return unknown_table(table_id)
     moved = move_to_rematch(db, table_id)
     target = table_id if moved is None else moved.table_id

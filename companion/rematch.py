@@ -59,16 +59,14 @@ def start(db, table_id: str, viewer: Viewer, secret: str) -> str:
     or its host. The first tap creates it; every later tap (two phones at once included)
     finds that one: the check and the creation happen under the table's write lock."""
     with writing(db):
-        row = store.table_row(db, table_id)
-        if row is None:
-            raise ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
+        table = service.load(db, table_id)
+        row = table.row
         if viewer.anonymous:
             raise ServiceError(
                 403, "not_at_table", N_("Only the players who joined this table, or its host, can start a rematch.")
             )
         if row["rematch_id"] is not None:
             return row["rematch_id"]
-        table = service.load(db, table_id)
         if not table.game.is_finished(table.state):
             raise ServiceError(409, "not_finished", N_("The game is not over yet: a rematch can start when it ends."))
         order = rotation(len(table.names))

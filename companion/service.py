@@ -220,9 +220,8 @@ def view(table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
     game, state = table.game, table.state
     finished = game.is_finished(state)
     public = game.public_state(state, viewer.seat)
-    describe = getattr(game, "describe_last_turn", None)
-    if describe is not None and public.get("last_turn") is not None:
-        public = {**public, "last_turn": {**public["last_turn"], "text": render(describe(state))}}
+    if public.get("last_turn") is not None:
+        public = {**public, "last_turn": {**public["last_turn"], "text": render(game.describe_last_turn(state))}}
     return {
         "id": table.id,
         "game": game.slug,

@@ -125,6 +125,11 @@ class Game:
         """One line for the game log."""
         raise NotImplementedError
 
+    def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
+        """The sentence for `state["last_turn"]` (how the last turn ended), in games whose
+        public state has one (the worm-dice games)."""
+        return None
+
     def seat_of_move(self, state: dict[str, Any]) -> int | None:
         """The seat the host acts for when an action names no seat."""
         return self.current_seat(state)

@@ -39,6 +39,11 @@ class Dice:
             raise RuleError("invalid_face", N_("These dice have no %(face)s.", face=raw))
         return raw
 
+    def ends_turn(self, turn: dict[str, Any], count: int) -> bool:
+        """Whether setting `count` dice of a new face aside ends the turn by itself: they
+        are the last dice, or it is the last face not set aside yet."""
+        return count == turn["dice_left"] or len(turn["kept"]) == len(self.faces) - 1
+
 
 PICKOMINO_DICE = Dice((1, 2, 3, 4, 5, WORM))
 BARBECUE_DICE = Dice((1, 2, 3, 4, WORM, 6))
@@ -169,14 +174,13 @@ def _check_new(turn: dict[str, Any], face: Any) -> None:
 
 
 def _set_aside(turn: dict[str, Any], face: Any, count: int, dice: Dice) -> str | None:
+    ends = dice.ends_turn(turn, count)
     turn["kept"].append({"face": face, "count": count})
     turn["total"] += dice.value(face) * count
     turn["dice_left"] -= count
     turn["has_worm"] = turn["has_worm"] or face == WORM
     turn["roll"] = None
-    if turn["dice_left"] == 0 or len(turn["kept"]) == len(dice.faces):
-        return STOPPED
-    return CONTINUES
+    return STOPPED if ends else CONTINUES
 
 
 def describe(action: dict[str, Any]) -> Text:

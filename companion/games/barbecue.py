@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import wormdice
-from .base import Option, explain_ties, rank, require_seat_turn
+from .base import Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, join_names
 
@@ -149,12 +149,8 @@ class Barbecue(wormdice.WormDiceGame):
         return {"outcome": STOLE, "spot": total, "from_seat": owner}
 
     # --- actions --------------------------------------------------------------------
-    def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        require_seat_turn(self.current_seat(state), seat, state["players"])
+    def end_turn(self, state: dict[str, Any], seat: int, ended: str, action: dict[str, Any]) -> None:
         turn = state["turn"]
-        ended = wormdice.play(turn, action, DICE)
-        if ended is wormdice.CONTINUES:
-            return
         record = {"seat": seat, "total": turn["total"], "kept": turn["kept"], "snail_to": None}
         if ended == wormdice.STOPPED:
             record.update(self.stop_outcome(state, seat))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import wormdice
-from .base import Option, explain_ties, rank, require_seat_turn
+from .base import Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, join_names
 
@@ -89,19 +89,16 @@ class Pickomino(wormdice.WormDiceGame):
         return public
 
     # --- actions --------------------------------------------------------------------
-    def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        require_seat_turn(self.current_seat(state), seat, state["players"])
+    def check_extras(self, action: dict[str, Any]) -> None:
         take = action.get("take")
         if take is not None and take != "grill":
             if not isinstance(take, str):
                 raise MalformedAction(N_('"take" must be the text "grill".'))
             raise RuleError("invalid_take", N_('"take" can only be "grill": decline a steal, take from the grill.'))
-        turn = state["turn"]
-        ended = wormdice.play(turn, action, DICE)
-        if ended is wormdice.CONTINUES:
-            return
+
+    def end_turn(self, state: dict[str, Any], seat: int, ended: str, action: dict[str, Any]) -> None:
         if ended == wormdice.STOPPED:
-            self._claim(state, seat, decline_steal=take == "grill")
+            self._claim(state, seat, decline_steal=action.get("take") == "grill")
         else:
             self._fail(state, seat, ended)
         self._next_turn(state, seat)

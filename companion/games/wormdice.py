@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Game
+from .base import Game, require_seat_turn
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text
 
@@ -202,6 +202,21 @@ class WormDiceGame(Game):
     None once the game is over, and each logged action is a dice action."""
 
     dice: Dice
+
+    def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        require_seat_turn(self.current_seat(state), seat, state["players"])
+        self.check_extras(action)
+        ended = play(state["turn"], action, self.dice)
+        if ended is not CONTINUES:
+            self.end_turn(state, seat, ended, action)
+
+    def check_extras(self, action: dict[str, Any]) -> None:
+        """What the game adds to the dice actions, checked before the dice are."""
+
+    def end_turn(self, state: dict[str, Any], seat: int, ended: str, action: dict[str, Any]) -> None:
+        """The turn of `seat` ended (`ended`: STOPPED or how it failed) with `action`: claim
+        or fail, and pass the turn on."""
+        raise NotImplementedError
 
     def is_finished(self, state: dict[str, Any]) -> bool:
         return state["turn"] is None

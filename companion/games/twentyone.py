@@ -370,6 +370,11 @@ class TwentyOne(Game):
         fields = {field["color"]: field for field in sheet["rows"][sheet["row"]]["fields"]}
         return {color: fields[color] for color, value in state["roll"].items() if fits(fields[color], value)}
 
+    def field_to_cross(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The field crossing out takes: the leftmost empty one of the seat's current row."""
+        sheet = state["sheets"][seat]
+        return next(field for field in sheet["rows"][sheet["row"]]["fields"] if not is_used(field))
+
     def action_from_form(self, action: dict[str, Any], form) -> dict[str, Any]:
         """A roll is tapped as one face per die (fields die-<colour>); the dice to enter are
         ticked boxes named pick. Anything else goes to the engine as sent, to be refused there."""
@@ -418,14 +423,22 @@ class TwentyOne(Game):
             raise RuleError("already_rolled", N_("The dice are already rolled this round: now everyone writes."))
         state["roll"] = parse_dice(action)
 
+    def reroll_refusal(self, state: dict[str, Any]) -> RuleError | None:
+        """Why the roll cannot be re-rolled now, or None: once a round, before anyone has
+        written it down. Read by the controls too (the public state is enough)."""
+        if state["roll"] is None:
+            return RuleError("no_roll", N_("Roll the dice before re-rolling them."))
+        if state["rerolled"]:
+            return RuleError("already_rerolled", N_("The dice can be re-rolled only once a round."))
+        if len(state["waiting_for"]) < len(state["sheets"]):
+            return RuleError("reroll_after_entry", N_("Someone has already written this roll down: it can no longer be re-rolled."))
+        return None
+
     def _reroll(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         self._require_roller(state, seat)
-        if state["roll"] is None:
-            raise RuleError("no_roll", N_("Roll the dice before re-rolling them."))
-        if state["rerolled"]:
-            raise RuleError("already_rerolled", N_("The dice can be re-rolled only once a round."))
-        if len(state["waiting_for"]) < len(state["players"]):
-            raise RuleError("reroll_after_entry", N_("Someone has already written this roll down: it can no longer be re-rolled."))
+        refusal = self.reroll_refusal(state)
+        if refusal is not None:
+            raise refusal
         dice = parse_dice(action)
         for color in COLORS:
             if state["roll"][color] == STAYING_FACE and dice[color] != STAYING_FACE:
@@ -500,11 +513,10 @@ class TwentyOne(Game):
         self._written(state, seat)
 
     def _cross(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        row = self._require_writer(state, seat, action)
+        self._require_writer(state, seat, action)
         if action.get("colors"):
             raise RuleError("enter_or_cross", N_("Enter the dice you chose or cross out a field, not both."))
-        leftmost = next(field for field in row["fields"] if not is_used(field))
-        leftmost["crossed"] = True
+        self.field_to_cross(state, seat)["crossed"] = True
         self._written(state, seat)
 
     def _written(self, state: dict[str, Any], seat: int) -> None:

@@ -559,6 +559,18 @@ def test_rule_5_phones_a_reroll_keeps_the_1s_fixed(app, client):
     assert response.status_code == 200 and "re-rolled" in response.text and "Re-roll (once" not in response.text
 
 
+def test_rule_5_phones_crossing_names_the_leftmost_field_and_the_reroll_goes_once_someone_wrote(app, client):
+    table = create(client)
+    ana, bruno = phone(app, table["seats"][0]["join_url"]), phone(app, table["seats"][1]["join_url"])
+    faces = {f"die-{color}": str(value) for color, value in dice(6, 6, 6, 6, 6, 6).items()}
+    assert "Re-roll (once" in tap(ana, table, {"action": '{"type": "roll"}', **faces}).text
+    # Bruno's sheet B, row 1 starts with the red 6: nothing fits but a 6 there
+    assert "Cross out the red 6 instead" in bruno.get(f"/t/{table['id']}").text
+    assert tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "pick": ["red"]}).status_code == 200
+    page = ana.get(f"/t/{table['id']}").text
+    assert "Your row 1" in page and "Re-roll (once" not in page  # Bruno has written this roll down
+
+
 def test_rule_5_row_points_are_entries_plus_the_hit_bonus():
     row = {"hits": 3, "fields": [{"entry": 5}, {"entry": None}, {"entry": 4}, {"entry": 2}, {"entry": 2}, {"entry": 1}]}
     assert row_points(row) == 20

@@ -201,6 +201,7 @@ def test_rematch_same_game_players_and_options_with_the_next_player_starting(app
     table = create(client, "pickomino", ("Ana", "Bruno", "Caio"), {"alternative_return": True})
     play_pickomino(client, table)
     bruno = joined(app, table.seats[1])
+    assert "players and options; Bruno starts." in bruno.get(f"/t/{table.id}").get_data(as_text=True)
     new_id = rematch_of(tap_rematch(bruno, table.id))
     state = client.get(f"/api/tables/{new_id}").get_json()
     assert state["game"] == "pickomino" and state["status"] == "playing" and state["version"] == 0

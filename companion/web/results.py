@@ -33,6 +33,12 @@ def average(value: float) -> str:
     return format_decimal(value, format="#,##0.#")
 
 
+@bp.app_template_global("rematch_starter")
+def rematch_starter(players: int) -> int:
+    """The old seat that starts a rematch of a table of `players`."""
+    return rematch.rotation(players)[0]
+
+
 def refuse(text: Text, status: int):
     return render_template("error.html", message=render(text), status=status), status
 

@@ -237,3 +237,13 @@ def test_rule_2_choice_offered_on_the_tap_that_ends_the_turn_by_itself(client):
     assert response.status_code == 200
     state = client.get(f"/api/tables/{table_id}").get_json()["state"]
     assert state["stacks"] == [[27], [26]]
+
+
+def test_a_barbecue_plate_names_its_owner_and_colour(client):
+    created = client.post("/api/tables", json={"game": "heckmeck-barbecue", "players": ["Ana", "Bruno"]}).get_json()
+    host = {"Authorization": f"Bearer {created['host_token']}"}
+    for action in ({"type": "set_aside", "face": "worm", "count": 2}, {"type": "set_aside", "face": 6, "count": 3}, {"type": "stop"}):
+        assert client.post(f"/api/tables/{created['id']}/actions", json=action, headers=host).status_code == 200
+    page = client.get(f"/t/{created['id']}").text
+    assert 'class="plate plate-green" title="Ana (green)"' in page  # Ana's plate on the grill
+    assert 'class="plate plate-yellow" title="Bruno (yellow)"' in page  # beside Bruno's name

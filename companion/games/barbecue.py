@@ -28,6 +28,13 @@ PLATES_PER_PLAYER = 10
 SNAILS = 12
 SNAIL_POINTS = 3
 PLATE_COLOURS = ("green", "yellow", "blue", "black", "orange")  # by seat
+PLATE_COLOUR_NAMES = {
+    "green": N_("green"),
+    "yellow": N_("yellow"),
+    "blue": N_("blue"),
+    "black": N_("black"),
+    "orange": N_("orange"),
+}
 DICE = wormdice.BARBECUE_DICE
 
 PLACED, PROTECTED, STOLE, SNAIL, FAILED = "placed", "protected", "stole", "snail", "failed"
@@ -70,6 +77,7 @@ class Barbecue(wormdice.WormDiceGame):
     max_players = len(PLATE_COLOURS)
     dice = DICE
     spot_worms_range = SPOT_WORMS_RANGE  # the choices the start form offers per spot
+    colour_names = PLATE_COLOUR_NAMES
     options = (
         Option(
             "spot_worms",

@@ -17,7 +17,7 @@ from typing import Any
 from . import wormdice
 from .base import Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
-from .text import N_, NP_, Text, join_names
+from .text import N_, NP_, Text, listing
 
 SPOT_VALUES = range(23, 37)
 # Decision (RULES §3): the seed prints no worms per spot; the companion assumes Pickomino's
@@ -338,7 +338,7 @@ def _tiebreak_sentence(tied: list[dict[str, Any]], index: int) -> Text:
     if not entry["plate_spots"] and len(without_plate) > 1:
         reason = N_(
             "%(names)s have no plate on the grill and share the place.",
-            names=join_names([other["name"] for other in without_plate]),
+            names=listing([other["name"] for other in without_plate]),
         )
     else:
         # Compare with the next one down, or for the last of the group with the one above.

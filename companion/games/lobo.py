@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from .base import Game, Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
-from .text import N_, NC_, NP_, Text, join_names
+from .text import N_, NC_, NP_, Text, listing
 
 COLORS = ("red", "blue", "yellow", "black")
 # A context of their own: the Portuguese box calls the red flock "encarnado".
@@ -357,7 +357,7 @@ def _counting_meadow_words(sheep: int) -> Text:
 
 
 def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:
-    names = join_names([entry["name"] for entry in tied])
+    names = listing([entry["name"] for entry in tied])
     meadows = [entry["meadow"] for entry in tied]
     if len(set(meadows)) == 1:
         return NP_(

@@ -7,7 +7,7 @@ from typing import Any
 from . import wormdice
 from .base import Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
-from .text import N_, NP_, Text, join_names
+from .text import N_, NP_, Text, listing
 
 TILE_VALUES = range(21, 37)
 TILE_WORMS = {value: 1 + (value - 21) // 4 for value in TILE_VALUES}  # 21–24: 1 … 33–36: 4
@@ -220,7 +220,7 @@ def _tiles_held(stack: list[int]) -> Text:
 
 
 def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:
-    names = join_names([entry["name"] for entry in tied])
+    names = listing([entry["name"] for entry in tied])
     if all(entry["best"] == 0 for entry in tied):
         return N_("%(names)s tied with no tiles: they share the place.", names=names)
     tiles = ", ".join(f"{entry['name']} {entry['best']}" for entry in tied)

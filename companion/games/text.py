@@ -59,8 +59,12 @@ def NP_(singular: str, plural: str, n: int, **params: Any) -> Text:
     return Text(singular, plural, n, params)
 
 
-def join_names(names: list[str]) -> Text | str:
-    """"Ana", "Ana and Bruno", "Ana, Bruno and Caio"."""
-    if len(names) == 1:
-        return names[0]
-    return N_("%(head)s and %(last)s", head=", ".join(names[:-1]), last=names[-1])
+def listing(items: list[Text | str]) -> Text | str:
+    """"Ana", "Ana and Bruno", "Ana, Bruno and Caio": names as written, sentences (the
+    dice's colours) and the words between them in the reader's language."""
+    if len(items) == 1:
+        return items[0]
+    head = items[0]
+    for item in items[1:-1]:
+        head = N_("%(head)s, %(next)s", head=head, next=item)
+    return N_("%(head)s and %(last)s", head=head, last=items[-1])

@@ -14,7 +14,7 @@ from typing import Any
 
 from .base import Game, Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
-from .text import N_, NP_, Text, join_names
+from .text import N_, NP_, Text, listing
 
 COLORS = ("white", "black", "red", "blue", "yellow", "green")
 COLOR_NAMES = {
@@ -84,16 +84,6 @@ LETTERS = tuple(SHEET_LAYOUTS)
 
 def color_name(color: str) -> Text:
     return COLOR_NAMES[color]
-
-
-def listing(items: list[Text]) -> Text:
-    """"white", "white and red", "white, red and blue", each part translated."""
-    if len(items) == 1:
-        return items[0]
-    head = items[0]
-    for item in items[1:-1]:
-        head = N_("%(head)s, %(next)s", head=head, next=item)
-    return N_("%(head)s and %(last)s", head=head, last=items[-1])
 
 
 # --- options ------------------------------------------------------------------------------
@@ -565,7 +555,7 @@ class TwentyOne(Game):
             lambda tied, entry: NP_(
                 "%(names)s tied on %(num)s point: the rules have no tie-break, they share the place.",
                 "%(names)s tied on %(num)s points: the rules have no tie-break, they share the place.",
-                entry["score"], names=join_names([other["name"] for other in tied]),
+                entry["score"], names=listing([other["name"] for other in tied]),
             ),
         )
 

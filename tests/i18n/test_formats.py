@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 from babel.dates import format_datetime
 
-from companion.games.text import NP_, N_
+from companion.games.text import NP_, N_, listing
 from companion.i18n import render
 
 
@@ -32,6 +32,16 @@ def rendered(app, language: str, text) -> str:
 def test_issue_7_plural_forms_are_right_in_each_language(app, language, counts):
     for count, expected in counts.items():
         assert rendered(app, language, NP_("%(num)s worm", "%(num)s worms", count)) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "names", "colours"),
+    [("en", "Ana, Bruno and Caio", "white and red"), ("fr", "Ana, Bruno et Caio", "blanc et rouge")],
+)
+def test_issue_7_lists_join_names_as_written_and_words_translated(app, language, names, colours):
+    assert rendered(app, language, listing(["Ana"])) == "Ana"
+    assert rendered(app, language, listing(["Ana", "Bruno", "Caio"])) == names
+    assert rendered(app, language, listing([N_("white"), N_("red")])) == colours
 
 
 def test_issue_7_plural_forms_in_a_template(app):

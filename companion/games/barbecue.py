@@ -132,7 +132,7 @@ class Barbecue(wormdice.WormDiceGame):
         turn = state["turn"]
         total = turn["total"]
         if not turn["has_worm"]:
-            return _failure("no_worm")
+            return _failure(wormdice.NO_WORM)
         if total < SPOT_VALUES[0]:
             return _failure("too_low")
         if total > SPOT_VALUES[-1]:
@@ -291,12 +291,8 @@ def _plate_spots(state: dict[str, Any], seat: int) -> list[int]:
 
 def _failure_reason(record: dict[str, Any]) -> Text:
     reason = record["reason"]
-    if reason == wormdice.NOTHING_NEW:
-        return N_("no new face in the roll")
-    if reason == wormdice.DECLARED_FAILED:
-        return N_("declared failed")
-    if reason == "no_worm":
-        return N_("no worm set aside")
+    if reason in wormdice.DICE_FAILURE_REASONS:
+        return wormdice.DICE_FAILURE_REASONS[reason]
     if reason == "too_low":
         return N_("%(total)s is below %(lowest)s", total=record["total"], lowest=SPOT_VALUES[0])
     if reason == "closed":

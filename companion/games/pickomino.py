@@ -13,12 +13,7 @@ TILE_VALUES = range(21, 37)
 TILE_WORMS = {value: 1 + (value - 21) // 4 for value in TILE_VALUES}  # 21–24: 1 … 33–36: 4
 DICE = wormdice.PICKOMINO_DICE
 
-FAILURE_REASONS = {
-    wormdice.NOTHING_NEW: N_("no new face in the roll"),
-    wormdice.DECLARED_FAILED: N_("declared failed"),
-    "no_worm": N_("no worm set aside"),
-    "no_tile": N_("no tile within reach"),
-}
+FAILURE_REASONS = {**wormdice.DICE_FAILURE_REASONS, "no_tile": N_("no tile within reach")}
 
 
 class Pickomino(wormdice.WormDiceGame):
@@ -107,7 +102,7 @@ class Pickomino(wormdice.WormDiceGame):
         turn = state["turn"]
         total = turn["total"]
         if not turn["has_worm"]:
-            return self._fail(state, seat, "no_worm")
+            return self._fail(state, seat, wormdice.NO_WORM)
         options = self.claim_options(state, seat, total)
         record = {"seat": seat, "total": total, "kept": turn["kept"], "returned": None, "turned": None}
         if options["on_grill"]:

@@ -53,6 +53,14 @@ CONTINUES = None
 STOPPED = "stopped"  # the player stopped, or all dice / all faces were set aside
 NOTHING_NEW = "nothing_new"  # a roll with no face that was not set aside already
 DECLARED_FAILED = "declared"  # the player declared the turn failed (quick entry)
+NO_WORM = "no_worm"  # the turn ended without a worm set aside: it scores nothing
+
+# Why a turn failed in the dice phase, in both games' log; each game adds its own reasons.
+DICE_FAILURE_REASONS = {
+    NOTHING_NEW: N_("no new face in the roll"),
+    DECLARED_FAILED: N_("declared failed"),
+    NO_WORM: N_("no worm set aside"),
+}
 
 
 def new_turn(seat: int) -> dict[str, Any]:

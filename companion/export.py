@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from . import service
+from . import service, store
 from .games import Game
 
 # BG Stats' documented link for pushing a play from another app: the play as URL-encoded
@@ -85,7 +85,7 @@ def bgstats_play(game: Game, view: dict[str, Any], created_at: str, finished_at:
                 "rank": entry["place"],
                 "winner": entry["place"] == 1,
                 "startPlayer": entry["seat"] == 0,
-                "sourcePlayerId": entry["name"].casefold(),
+                "sourcePlayerId": store.name_key(entry["name"]),
             }
             for entry in view["ranking"]
         ],

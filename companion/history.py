@@ -42,19 +42,14 @@ def recent_tables(db, limit: int = RECENT_TABLES) -> list[dict[str, Any]]:
     return store.list_tables(db, limit)
 
 
-def player_key(name: str) -> str:
-    """A player is their name, whatever its case: "ana" and "Ana" are one player."""
-    return name.strip().casefold()
-
-
 def player(db, name: str) -> dict[str, Any] | None:
     """What `name` played on this server: per game the tables finished, wins (first places,
     shared ones included), average and best score; and their latest tables. None for a
     name that never sat at a table here."""
-    key = player_key(name)
+    key = store.name_key(name)
     save_missing_results(db)
     finished = store.player_results(db, key)
-    seated = [seat for seat in store.seated_names(db) if player_key(seat["name"]) == key]
+    seated = [seat for seat in store.seated_names(db) if store.name_key(seat["name"]) == key]
     if not seated:
         return None
     by_game: dict[str, dict[str, Any]] = {}
@@ -76,6 +71,6 @@ def players(db) -> list[dict[str, Any]]:
     """Every player name on this server (latest spelling), with how many tables they sat at."""
     found: dict[str, dict[str, Any]] = {}
     for seat in store.seated_names(db):
-        entry = found.setdefault(player_key(seat["name"]), {"name": seat["name"], "tables": 0})
+        entry = found.setdefault(store.name_key(seat["name"]), {"name": seat["name"], "tables": 0})
         entry["tables"] += 1
     return sorted(found.values(), key=lambda entry: entry["name"].casefold())

@@ -135,9 +135,9 @@ def check_names(game: Game, players: Any) -> list[str]:
             )
     seen: set[str] = set()
     for name in names:
-        if name.casefold() in seen:
+        if store.name_key(name) in seen:
             raise ServiceError(422, "duplicate_name", N_("Two players are called %(name)s: give them different names.", name=name))
-        seen.add(name.casefold())
+        seen.add(store.name_key(name))
     return names
 
 

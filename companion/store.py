@@ -59,13 +59,19 @@ def insert_table(
     )
 
 
+def name_key(name: str) -> str:
+    """A player is their name, whatever its case: "ana" and "Ana" are one player (their
+    memories, results and history, and two seats at one table cannot share it)."""
+    return name.strip().casefold()
+
+
 def player_memories(db, game: str, names: list[str]) -> list[dict[str, Any]]:
     """Per name, what that player kept from earlier tables of `game`: {key: value}."""
     return [
         {
             key: json.loads(value)
             for key, value in db.execute(
-                "SELECT key, value FROM player_memories WHERE name_key = ? AND game = ?", [name.casefold(), game]
+                "SELECT key, value FROM player_memories WHERE name_key = ? AND game = ?", [name_key(name), game]
             )
         }
         for name in names
@@ -77,7 +83,7 @@ def remember(db, game: str, name: str, entries: dict[str, Any]) -> None:
         db.execute(
             "INSERT INTO player_memories (name_key, game, key, value, updated_at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (name_key, game, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            [name.casefold(), game, key, json.dumps(value), now()],
+            [name_key(name), game, key, json.dumps(value), now()],
         )
 
 
@@ -245,7 +251,7 @@ def save_results(db, table_id: str, version: int, entries: list[dict[str, Any]])
             "table_id": table_id,
             "version": version,
             "seat": entry["seat"],
-            "name_key": entry["name"].casefold(),
+            "name_key": name_key(entry["name"]),
             "score": entry["score"],
             "place": entry["place"],
         }

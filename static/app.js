@@ -59,6 +59,8 @@
 
   function setUpModes(root) {
     root.querySelectorAll("[data-modes]").forEach(function (modes) {
+      if (modes.dataset.ready) return;
+      modes.dataset.ready = "1";
       const saved = localStorage.getItem("companion.mode");
       const radio = saved && modes.querySelector('input[value="' + saved + '"]');
       if (radio) radio.checked = true;
@@ -74,6 +76,8 @@
   // replaces the table.
   function setUpLog(root) {
     root.querySelectorAll("details.log").forEach(function (log) {
+      if (log.dataset.ready) return;
+      log.dataset.ready = "1";
       const saved = sessionStorage.getItem("companion.log-open");
       if (saved) log.open = saved === "1";
       log.addEventListener("toggle", function () {
@@ -82,6 +86,8 @@
     });
   }
 
+  // Both a page's first load and htmx's first processing of it set up the same elements:
+  // each is set up once (data-ready), so no listener is attached twice.
   function setUp(root) {
     root.querySelectorAll("form.composer").forEach(setUpComposer);
     setUpModes(root);

@@ -431,3 +431,27 @@ def test_a_tap_whose_request_is_lost_can_be_tapped_again(live_server, new_phone)
     panel.locator('.counts[data-face="worm"]').get_by_role("button", name="3", exact=True).tap()
     wait_for_new_version(ana, 0)
     expect(ana.locator(".turn-total")).to_have_text("15")
+
+
+def test_the_entry_mode_and_the_log_stay_as_the_player_left_them(live_server, new_phone):
+    """Every change replaces the table; the mode chosen and the log closed must survive it,
+    and each is remembered by one listener (a second would write every toggle twice)."""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    ana.evaluate(
+        """() => {
+          window.logWrites = 0;
+          const setItem = Storage.prototype.setItem;
+          Storage.prototype.setItem = function (key, value) {
+            if (key === "companion.log-open") window.logWrites += 1;
+            return setItem.call(this, key, value);
+          };
+        }"""
+    )
+    ana.locator("details.log summary").tap()
+    expect(ana.locator("details.log")).not_to_have_attribute("open", "")
+    assert ana.evaluate("window.logWrites") == 1
+    set_aside(ana, WORM, 3)  # quick entry: the table is replaced
+    expect(ana.locator("#mode-quick")).to_be_checked()
+    expect(ana.locator("details.log")).not_to_have_attribute("open", "")
+    assert_not_reloaded(ana)

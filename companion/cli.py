@@ -34,8 +34,11 @@ def serve(args: argparse.Namespace) -> int:
         code.print_ascii(invert=True)
     print(f"Database: {app.config['DATABASE']}", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
+    workers = processes.default_count() if args.processes is None else args.processes
+    if workers <= 1 or args.port == 0 or not processes.supported():
+        workers = 1
     settings = dict(
-        threads=args.threads,
+        threads=threads_per_process(workers) if args.threads is None else args.threads,
         # Every phone keeps a connection open between its polls: waitress' default of
         # 100 connections would stall a café of tables (100 tables x 5 phones).
         connection_limit=args.connections,
@@ -46,8 +49,7 @@ def serve(args: argparse.Namespace) -> int:
     # kept out of the garbage collector's full passes, which took 25-50 ms under load
     # (~10 ms once frozen), and shared untouched by the worker processes forked below.
     gc.freeze()
-    workers = processes.default_count() if args.processes is None else args.processes
-    if workers <= 1 or args.port == 0 or not processes.supported():
+    if workers == 1:
         waitress_serve(app, host=args.host, port=args.port, **settings)
         return 0
     print(f"Serving from {workers} processes.", flush=True)
@@ -61,6 +63,15 @@ def serve(args: argparse.Namespace) -> int:
     except processes.PortInUse as error:
         print(error, file=sys.stderr)
         return 1
+
+
+def threads_per_process(workers: int) -> int:
+    """Python runs one thread at a time per process: more threads only take turns on the
+    interpreter. bench/load.py, 100 tables x 5 phones, 2 processes: time inside the app at
+    p99 was 13 ms with 2 threads, 18 ms with 4, 24-34 ms with 8; poll p99 at the phones was
+    lower with 2 than with 4 in 5 of 6 interleaved runs. A single process keeps 4, so a
+    write waiting for the disk leaves others to answer the phones."""
+    return 2 if workers > 1 else 4
 
 
 def backup(args: argparse.Namespace) -> int:
@@ -103,10 +114,9 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         help="server processes (default on Linux: one per core, at most 8; elsewhere 1)",
     )
-    # Python runs one thread at a time per process: more threads only take turns on the
-    # interpreter. bench/load.py, 100 tables x 5 phones, time inside the app at p99:
-    # 2 threads 13 ms, 4 threads 18 ms, 8 threads 24-34 ms. 4 keep room for a slow write.
-    run.add_argument("--threads", type=int, default=4, help="threads per server process (default 4)")
+    run.add_argument(
+        "--threads", type=int, help="threads per server process (default 2 with several processes, else 4)"
+    )
     run.add_argument(
         "--connections", type=int, default=1000, help="open connections (phones) served at once (default 1000)"
     )

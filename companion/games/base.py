@@ -130,14 +130,10 @@ class Game:
         public state has one (the worm-dice games)."""
         return None
 
-    def seat_of_move(self, state: dict[str, Any]) -> int | None:
-        """The seat the host acts for when an action names no seat."""
-        return self.current_seat(state)
-
     def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
         """The seat the host acts for when `action` names none: by default whose move it
         is. Games without turns (Lobo) answer per action, or None: the host must name one."""
-        return self.seat_of_move(state)
+        return self.current_seat(state)
 
     def redact_action(self, state: dict[str, Any], seat: int, action: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         """`action` by `seat` as the log shows it to `viewer` (a seat or None): games with

@@ -331,7 +331,7 @@ class TwentyOne(Game):
             return [state["active"]]
         return list(state["waiting_for"])
 
-    def seat_of_move(self, state: dict[str, Any]) -> int | None:
+    def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
         """The host acts for the roller while they may still act, else for the first seat waiting."""
         actors = self.actors(state)
         if not actors:

@@ -265,18 +265,19 @@ class TwentyOne(Game):
     )
 
     # --- setting up ---------------------------------------------------------------------
-    def deal(self, players: list[str], options: dict[str, Any], rng: random.Random) -> list[str]:
-        """A different sheet for every seat: the chosen ones, the others drawn."""
+    def deal(self, players: list[str], options: dict[str, Any], rng: random.Random | None) -> list[str]:
+        """A different sheet for every seat: the chosen ones, the others drawn (without
+        `rng`, in letter order)."""
         chosen = per_seat(options["sheets"], len(players), "sheets")
         free = [letter for letter in LETTERS if letter not in chosen]
-        rng.shuffle(free)
-        return [letter if letter is not None else free.pop() for letter in chosen]
+        if rng is not None:
+            rng.shuffle(free)
+        left = iter(free)
+        return [letter if letter is not None else next(left) for letter in chosen]
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
-        if deal is None:  # no shell drew the sheets: the chosen ones, the others in order
-            chosen = per_seat(options["sheets"], len(players), "sheets")
-            free = [letter for letter in LETTERS if letter not in chosen]
-            deal = [letter if letter is not None else free.pop(0) for letter in chosen]
+        if deal is None:  # no shell drew the sheets
+            deal = self.deal(players, options, None)
         copied = per_seat(options["sheet_layouts"], len(players), "sheet_layouts")
         return {
             "players": list(players),

@@ -11,7 +11,7 @@ from pathlib import Path
 import sqlite_utils
 from flask import current_app, g
 
-from . import snapshots
+from . import snapshots, store
 
 BUSY_TIMEOUT_MS = 10_000
 # Durability of an acknowledged action (WAL mode): with FULL every commit is flushed to the
@@ -93,6 +93,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX results_by_player ON results (name_key);
     """,
+    # Each seat's player key (store.name_key), so a player's page finds their tables through
+    # an index instead of reading every seat; the seats already there get theirs.
+    """
+    ALTER TABLE seats ADD COLUMN name_key TEXT;
+    UPDATE seats SET name_key = companion_name_key(name);
+    CREATE INDEX seats_by_player ON seats (name_key);
+    """,
 ]
 
 
@@ -118,6 +125,7 @@ def migrate(path: str | Path, pragmas: dict[str, str | int] | None = None) -> No
         db.conn.execute("PRAGMA journal_mode = WAL")
         if db.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS):
             return  # nothing to write: a read-only database still serves its tables for reading
+        db.conn.create_function("companion_name_key", 1, store.name_key, deterministic=True)
         db.conn.execute("BEGIN IMMEDIATE")
         version = db.conn.execute("PRAGMA user_version").fetchone()[0]
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):

@@ -49,7 +49,7 @@ def player(db, name: str) -> dict[str, Any] | None:
     key = store.name_key(name)
     save_missing_results(db)
     finished = store.player_results(db, key)
-    seated = [seat for seat in store.seated_names(db) if store.name_key(seat["name"]) == key]
+    seated = store.seated_names(db, key)
     if not seated:
         return None
     by_game: dict[str, dict[str, Any]] = {}

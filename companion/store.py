@@ -54,7 +54,7 @@ def insert_table(
         }
     )
     db["seats"].insert_all(
-        {"table_id": table_id, "seat": seat, "name": name, "token_hash": token_hash(token)}
+        {"table_id": table_id, "seat": seat, "name": name, "name_key": name_key(name), "token_hash": token_hash(token)}
         for seat, (name, token) in enumerate(zip(names, seat_tokens))
     )
 
@@ -284,11 +284,14 @@ def player_results(db, name_key: str) -> list[dict[str, Any]]:
     ]
 
 
-def seated_names(db) -> list[dict[str, Any]]:
-    """Every seat of every table: who sat where, with the table's game, status and date."""
+def seated_names(db, key: str | None = None) -> list[dict[str, Any]]:
+    """Every seat of every table, or only the seats of the player `key` (name_key): who sat
+    where, with the table's game, status and date, latest first."""
     rows = db.execute(
         "SELECT s.name, s.seat, t.id, t.game, t.status, t.updated_at FROM seats s JOIN game_tables t ON t.id = s.table_id"
-        " ORDER BY t.updated_at DESC, t.id"
+        + ("" if key is None else " WHERE s.name_key = ?")
+        + " ORDER BY t.updated_at DESC, t.id",
+        [] if key is None else [key],
     )
     return [
         {"name": name, "seat": seat, "id": id_, "game": game, "status": status, "updated_at": updated_at}

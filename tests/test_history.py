@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import html
 import re
+import sqlite3
 
-from companion.db import connect
+from companion import create_app
+from companion.db import MIGRATIONS, connect
 from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
 
 
@@ -98,3 +100,28 @@ def test_pickomino_scores_of_the_played_game(client):
     table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     state = play_pickomino(client, table)
     assert {player["name"]: player["score"] for player in state["players"]} == PICKOMINO_SCORES
+
+
+def test_a_database_from_before_the_seats_name_key_gets_it_and_its_players_pages_work(tmp_path):
+    """Upgrading keeps every player's page: the seats already there get their key."""
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.execute("PRAGMA journal_mode = WAL")
+    for number, script in enumerate(MIGRATIONS[:-1], start=1):
+        for statement in script.split(";"):
+            if statement.strip():
+                old.execute(statement)
+        old.execute(f"PRAGMA user_version = {number}")
+    old.execute(
+        "INSERT INTO game_tables (id, game, options, host_token_hash, version, status, current_seat, created_at, updated_at)"
+        " VALUES ('OLD1', 'lobo', '{}', 'x', 0, 'playing', 0, '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z')"
+    )
+    old.executemany(
+        "INSERT INTO seats (table_id, seat, name, token_hash) VALUES ('OLD1', ?, ?, ?)", [(0, "Ágata", "a"), (1, "Bruno", "b")]
+    )
+    old.close()
+    client = create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True}).test_client()
+    keys = connect(path).execute("SELECT name, name_key FROM seats ORDER BY seat").fetchall()
+    assert keys == [("Ágata", "ágata"), ("Bruno", "bruno")]
+    page = client.get("/players/ÁGATA").get_data(as_text=True)
+    assert "1 table on this companion" in page and 'href="/t/OLD1"' in page

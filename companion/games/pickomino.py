@@ -62,14 +62,19 @@ class Pickomino(wormdice.WormDiceGame):
         lower = max((value for value in face_up if value < total), default=None)
         return {"on_grill": total in face_up, "steal_from": steal_from, "lower": lower}
 
-    def ending_choice(self, state: dict[str, Any], seat: int, total: int) -> dict[str, Any] | None:
-        """For an entry that will end the turn by itself (the last die, the sixth face) with
-        `total` and a worm: the steal and the lower grill tile when both are open, so the page
-        can let the player choose with that tap (`"take": "grill"` declines the steal)."""
+    def ending_choice(self, state: dict[str, Any], seat: int, face: Any, count: int) -> dict[str, Any] | None:
+        """For setting `count` dice of `face` aside when that ends the turn by itself (the
+        last die, the sixth face) with a worm: the steal and the lower grill tile when both
+        are open, so the page can let the player choose with that tap (`"take": "grill"`
+        declines the steal). `total` is what the turn then scores."""
+        turn = state["turn"]
+        if not self.dice.ends_turn(turn, count) or not (turn["has_worm"] or face == wormdice.WORM):
+            return None
+        total = turn["total"] + self.dice.value(face) * count
         options = self.claim_options(state, seat, total)
         if options["on_grill"] or options["steal_from"] is None or options["lower"] is None:
             return None
-        return options
+        return {**options, "total": total}
 
     def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         turn = state["turn"]

@@ -226,6 +226,11 @@ class WormDiceGame(Game):
         or fail, and pass the turn on."""
         raise NotImplementedError
 
+    def ending_choice(self, state: dict[str, Any], seat: int, face: Any, count: int) -> dict[str, Any] | None:
+        """A choice the player makes with the tap that sets `count` dice of `face` aside and
+        so ends the turn (Pickomino: steal or take a lower tile); None when there is none."""
+        return None
+
     def is_finished(self, state: dict[str, Any]) -> bool:
         return state["turn"] is None
 

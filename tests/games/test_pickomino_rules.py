@@ -203,6 +203,15 @@ def test_rule_2_claim_options_are_shown_during_the_turn():
     assert GAME.public_state(state, None)["claim"] == {"on_grill": False, "steal_from": 1, "lower": 26}
 
 
+def test_rule_2_the_tap_that_ends_the_turn_offers_the_steal_or_the_lower_tile():
+    state = GAME.apply(arrange(stacks=[[], [26]]), 0, set_aside(W, 3))
+    state = GAME.apply(state, 0, set_aside(1, 3))  # 18, two dice left
+    assert GAME.ending_choice(state, 0, 4, 2) == {"on_grill": False, "steal_from": 1, "lower": 25, "total": 26}
+    assert GAME.ending_choice(state, 0, 4, 1) is None  # a die left: the turn goes on
+    without_worm = GAME.apply(arrange(stacks=[[], [26]]), 0, set_aside(5, 5))
+    assert GAME.ending_choice(without_worm, 0, 3, 3) is None  # the last dice, but no worm: a failure
+
+
 def test_rule_2_new_tile_goes_on_top_of_the_stack():
     state = scoring(arrange(stacks=[[21, 30]]), 0, *RESULT[25])
     assert state["stacks"][0] == [21, 30, 25]

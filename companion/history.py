@@ -71,6 +71,6 @@ def players(db) -> list[dict[str, Any]]:
     """Every player name on this server (latest spelling), with how many tables they sat at."""
     found: dict[str, dict[str, Any]] = {}
     for seat in store.seated_names(db):
-        entry = found.setdefault(store.name_key(seat["name"]), {"name": seat["name"], "tables": 0})
+        entry = found.setdefault(seat["name_key"], {"name": seat["name"], "tables": 0})
         entry["tables"] += 1
     return sorted(found.values(), key=lambda entry: entry["name"].casefold())

@@ -259,15 +259,15 @@ def save_results(db, table_id: str, version: int, entries: list[dict[str, Any]])
     )
 
 
-def player_results(db, name_key: str) -> list[dict[str, Any]]:
-    """Every finished table a player (by case-folded name) sat at, latest first."""
+def player_results(db, key: str) -> list[dict[str, Any]]:
+    """Every finished table the player `key` (name_key) sat at, latest first."""
     rows = db.execute(
         "SELECT t.id, t.game, t.created_at, t.finished_at, s.name, r.score, r.place,"
         " (SELECT count(*) FROM seats WHERE table_id = t.id)"
         " FROM results r JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'"
         " JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
         " WHERE r.name_key = ? ORDER BY t.finished_at DESC, t.id",
-        [name_key],
+        [key],
     )
     return [
         {
@@ -288,12 +288,12 @@ def seated_names(db, key: str | None = None) -> list[dict[str, Any]]:
     """Every seat of every table, or only the seats of the player `key` (name_key): who sat
     where, with the table's game, status and date, latest first."""
     rows = db.execute(
-        "SELECT s.name, s.seat, t.id, t.game, t.status, t.updated_at FROM seats s JOIN game_tables t ON t.id = s.table_id"
+        "SELECT s.name, s.name_key, s.seat, t.id, t.game, t.status, t.updated_at FROM seats s JOIN game_tables t ON t.id = s.table_id"
         + ("" if key is None else " WHERE s.name_key = ?")
         + " ORDER BY t.updated_at DESC, t.id",
         [] if key is None else [key],
     )
     return [
-        {"name": name, "seat": seat, "id": id_, "game": game, "status": status, "updated_at": updated_at}
-        for name, seat, id_, game, status, updated_at in rows
+        {"name": name, "name_key": key_, "seat": seat, "id": id_, "game": game, "status": status, "updated_at": updated_at}
+        for name, key_, seat, id_, game, status, updated_at in rows
     ]

@@ -450,6 +450,8 @@ def test_the_entry_mode_and_the_log_stay_as_the_player_left_them(live_server, ne
     )
     ana.locator("details.log summary").tap()
     expect(ana.locator("details.log")).not_to_have_attribute("open", "")
+    # the toggle event comes after the attribute changes; its listeners all run in it
+    ana.wait_for_function("window.logWrites > 0")
     assert ana.evaluate("window.logWrites") == 1
     set_aside(ana, WORM, 3)  # quick entry: the table is replaced
     expect(ana.locator("#mode-quick")).to_be_checked()

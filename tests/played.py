@@ -15,6 +15,9 @@ from companion.db import connect
 #   Caio  23 26 29 32 35    -> 1+2+3+3+4   = 13 worms
 PICKOMINO_SCORES = {"Ana": 15, "Bruno": 12, "Caio": 13}
 DICE = 8
+# A worm-dice turn that fails as players enter it: a first group set aside (RULES: no
+# failure before one), then "the roll gave nothing new".
+FAILED_TURN = ({"type": "set_aside", "face": 1, "count": 1}, {"type": "bust"})
 
 
 @dataclass

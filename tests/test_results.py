@@ -16,6 +16,7 @@ from companion.db import connect
 from companion.games import GAMES
 from companion.games.twentyone import COLORS
 from played import (
+    FAILED_TURN,
     act,
     bearer,
     create,
@@ -393,7 +394,8 @@ def play_barbecue_to_the_end(client, table):
     """Every turn fails (a declared bust): snails fill the grill's spots until none is left."""
     state = client.get(f"/api/tables/{table.id}").get_json()
     while state["status"] == "playing":
-        state = act(client, table, table.host, {"type": "bust"})
+        for action in FAILED_TURN:
+            state = act(client, table, table.host, action)
 
 
 def play_twentyone_to_the_end(client, table):

@@ -83,6 +83,7 @@ def test_rule_6_player_undoes_again_while_their_action_is_the_last_in_effect(tab
 def test_rule_6_undo_by_a_player_who_did_not_make_the_last_action_is_refused(table):
     table.act(table.seats[0], {"type": "set_aside", "face": W, "count": 5})
     table.act(table.seats[0], {"type": "stop"})
+    table.act(table.seats[1], {"type": "set_aside", "face": 1, "count": 1})
     table.act(table.seats[1], {"type": "bust"})
     for other in (0, 2):
         message = table.refused_undo(table.seats[other], 403, "not_your_action")
@@ -90,7 +91,7 @@ def test_rule_6_undo_by_a_player_who_did_not_make_the_last_action_is_refused(tab
 
 
 def test_rule_6_undo_without_a_seat_or_host_is_refused(table):
-    table.act(table.seats[0], {"type": "bust"})
+    table.act(table.seats[0], {"type": "set_aside", "face": 1, "count": 1})
     table.refused_undo(service.ANONYMOUS, 401, "no_token")
 
 
@@ -99,7 +100,7 @@ def test_rule_6_nothing_to_undo_at_the_start(table):
 
 
 def test_rule_6_nothing_to_undo_once_every_action_is_undone(table):
-    table.act(table.seats[0], {"type": "bust"})
+    table.act(table.seats[0], {"type": "set_aside", "face": 1, "count": 1})
     table.undo(table.seats[0])
     table.refused_undo(table.seats[0], 409, "nothing_to_undo")
 
@@ -121,10 +122,11 @@ def test_rule_6_undo_of_a_failed_turn_brings_back_the_tile_turned_over(table):
     table.act(table.seats[1], {"type": "set_aside", "face": W, "count": 5})
     table.act(table.seats[1], {"type": "stop"})  # 25 is Ana's top tile: Bruno steals it
     table.act(table.seats[2], {"type": "set_aside", "face": 5, "count": 8})  # no worm
-    table.act(table.seats[0], {"type": "bust"})  # nothing to give back
-    table.act(table.seats[1], {"type": "bust"})  # gives 25 back; 36 is turned over
+    for seat in (0, 1):  # Ana has nothing to give back; Bruno gives 25 back and 36 is turned over
+        table.act(table.seats[seat], {"type": "set_aside", "face": 1, "count": 1})
+        table.act(table.seats[seat], {"type": "bust"})
     assert [tile["value"] for tile in table.load().state["grill"] if not tile["face_up"]] == [36]
-    for _ in range(5):
+    for _ in range(7):
         table.undo(table.host)
     assert table.load().state == before
 
@@ -156,6 +158,7 @@ def test_rule_6_undo_at_the_end_of_the_game_reopens_it(db):
     table_id = created.table.id
     host = service.identify(db, table_id, created.host_token)
     for _ in range(15):  # every failed turn turns the highest tile over, down to 21
+        service.act(db, table_id, host, {"type": "set_aside", "face": 1, "count": 1})
         service.act(db, table_id, host, {"type": "bust"})
     assert [tile["value"] for tile in service.load(db, table_id).state["grill"] if tile["face_up"]] == [21]
     service.act(db, table_id, host, {"type": "set_aside", "face": W, "count": 1})

@@ -132,6 +132,14 @@ def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None
             )
         return STOPPED
     if kind == "bust":
+        if not turn["kept"]:
+            # The first roll of all 8 dice always shows a face not taken yet: a failure
+            # declared before anything is set aside is a mistaken tap, refused at no cost.
+            raise RuleError(
+                "nothing_set_aside",
+                N_("A turn cannot fail before any dice are set aside: the first roll of all %(count)s dice"
+                   " always shows a face you can keep.", count=DICE_COUNT),
+            )
         if turn["roll"] is not None and new_faces(turn, turn["roll"]):
             raise RuleError(
                 "roll_has_new_face",

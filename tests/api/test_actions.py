@@ -68,8 +68,13 @@ REFUSED_ENTRIES = [
         [(ANA, roll(*FULL_ROLL))], ANA, {"type": "keep"}, 400, "malformed_action", id="rule_1_keep_without_a_face"
     ),
     pytest.param(
-        [(ANA, roll(1, 1, 1, 2, 2, "worm", "worm", "worm"))], ANA, BUST, 422, "roll_has_new_face",
-        id="rule_1_bust_while_the_roll_has_a_new_face",
+        [(ANA, roll(*FULL_ROLL)), (ANA, keep(1)), (ANA, roll(1, 2, 2, 3, 3, "worm", "worm"))], ANA, BUST, 422,
+        "roll_has_new_face", id="rule_1_bust_while_the_roll_has_a_new_face",
+    ),
+    pytest.param([], ANA, BUST, 422, "nothing_set_aside", id="rule_1_no_failure_before_anything_is_set_aside"),
+    pytest.param(
+        [(ANA, roll(*FULL_ROLL))], ANA, BUST, 422, "nothing_set_aside",
+        id="rule_1_no_failure_declared_on_the_first_roll",
     ),
     pytest.param([(ANA, roll(*FULL_ROLL))], ANA, STOP, 422, "keep_first", id="rule_1_stop_before_keeping_from_the_roll"),
     # RULES §1 quick entry: distinct faces, counts at least 1, at most the dice left.
@@ -282,6 +287,7 @@ def finished_table(api):
     """Sixteen failed turns with flip_when_empty turn every grill tile face down."""
     table = api.create(players=["Ana", "Bruno"], options={"flip_when_empty": True})
     for _ in range(16):
+        api.accept(table, table.host, set_aside(1, 1))
         api.accept(table, table.host, BUST)
     return table
 
@@ -290,7 +296,7 @@ def test_rule_2_game_finished_shows_status_ranking_and_no_current_seat(api, fini
     state = api.state(finished_table)
 
     assert state["status"] == "finished"
-    assert state["version"] == 16
+    assert state["version"] == 32
     assert state["current_seat"] is None
     assert [(entry["seat"], entry["place"], entry["score"]) for entry in state["ranking"]] == [(0, 1, 0), (1, 1, 0)]
     assert all(isinstance(entry["tiebreak"], str) for entry in state["ranking"])

@@ -133,7 +133,7 @@ def choose_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if turn["roll"] is not None:
         return {"type": "keep", "face": rng.choice([face for face in turn["roll"] if face not in kept])}
     choice = rng.random()
-    if choice < 0.05:
+    if choice < 0.05 and kept:  # a failure comes after a first group
         return {"type": "bust"}
     if choice < 0.25 and turn["has_worm"]:
         return {"type": "stop"}

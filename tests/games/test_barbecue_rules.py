@@ -77,7 +77,9 @@ def scoring(state, seat, total, end=STOP):
 
 
 def failing(state, seat):
-    """Seat declares the turn failed."""
+    """Seat sets a first group aside (a failure cannot come before one), then declares the
+    turn failed."""
+    state = GAME.apply(state, seat, {"type": "set_aside", "face": 1, "count": 1})
     return GAME.apply(state, seat, BUST)
 
 
@@ -357,7 +359,7 @@ def test_rule_3_decision_no_plate_in_hand_can_still_take_a_snail():
     "enter, reason",
     [
         (lambda state: GAME.apply(GAME.apply(state, 0, {"type": "set_aside", "face": 6, "count": 5}), 0, STOP), "no_worm"),
-        (lambda state: GAME.apply(state, 0, BUST), "declared"),
+        (lambda state: failing(state, 0), "declared"),
         (
             lambda state: GAME.apply(
                 GAME.apply(GAME.apply(state, 0, {"type": "roll", "dice": [6, 6, 6, 6, 1, 1, 1, 1]}), 0, {"type": "keep", "face": 6}),

@@ -268,13 +268,14 @@ class Table:
                 mistakes.append(lambda: (seat, {"type": "set_aside", "face": pick(taken), "count": 1}, "face_already_kept"))
             else:
                 mistakes.append(lambda: (seat, {"type": "stop"}, "nothing_set_aside"))
+                mistakes.append(lambda: (seat, {"type": "bust"}, "nothing_set_aside"))
         else:
             missing = [face for face in FACES if face not in turn["roll"]]
             repeated = [face for face in taken if face in turn["roll"]]
             mistakes += [
                 lambda: (seat, {"type": "stop"}, "keep_first"),
                 lambda: (seat, {"type": "roll", "dice": turn["roll"]}, "keep_first"),
-                lambda: (seat, {"type": "bust"}, "roll_has_new_face"),
+                lambda: (seat, {"type": "bust"}, "roll_has_new_face" if taken else "nothing_set_aside"),
             ]
             if missing:
                 mistakes.append(lambda: (seat, {"type": "keep", "face": pick(missing)}, "face_not_in_roll"))

@@ -44,6 +44,12 @@ def scoring(state, seat, *groups, end=STOP):
     return state
 
 
+def failing(state, seat):
+    """Seat sets a first group aside (a failure cannot come before one), then declares the
+    turn failed."""
+    return scoring(state, seat, (1, 1), end=BUST)
+
+
 def refused(state, seat, action, code, status=422):
     before = copy.deepcopy(state)
     with pytest.raises(RuleError) as caught:
@@ -219,7 +225,7 @@ def test_rule_2_new_tile_goes_on_top_of_the_stack():
 
 # --- failed turns --------------------------------------------------------------------
 def test_rule_2_failed_turn_returns_top_tile_and_turns_the_highest():
-    state = GAME.apply(arrange(stacks=[[21, 27]]), 0, BUST)
+    state = failing(arrange(stacks=[[21, 27]]), 0)
     assert state["stacks"][0] == [21]
     assert 27 in face_up(state)
     assert face_down(state) == [36]
@@ -230,27 +236,27 @@ def test_rule_2_failed_turn_returns_top_tile_and_turns_the_highest():
 
 def test_rule_2_failed_turn_returned_highest_tile_stays_face_up():
     state = arrange(stacks=[[30]], face_down=[31, 32, 33, 34, 35, 36])
-    state = GAME.apply(state, 0, BUST)
+    state = failing(state, 0)
     assert 30 in face_up(state)
     assert face_down(state) == [31, 32, 33, 34, 35, 36]
     assert state["last_turn"]["turned"] is None
 
 
 def test_rule_2_failed_turn_without_a_tile_turns_nothing():
-    state = GAME.apply(arrange(), 0, BUST)
+    state = failing(arrange(), 0)
     assert face_down(state) == []
     assert (state["last_turn"]["returned"], state["last_turn"]["turned"]) == (None, None)
 
 
 def test_rule_2_flip_when_empty_turns_the_highest_tile_on_every_failure():
-    state = GAME.apply(arrange(flip_when_empty=True), 0, BUST)
+    state = failing(arrange(flip_when_empty=True), 0)
     assert face_down(state) == [36]
     assert state["last_turn"]["turned"] == 36
 
 
 def test_rule_2_alternative_return_turns_the_returned_highest_tile():
     state = arrange(stacks=[[30]], face_down=[31, 32, 33, 34, 35, 36], alternative_return=True)
-    state = GAME.apply(state, 0, BUST)
+    state = failing(state, 0)
     assert 30 in face_down(state)
     assert (state["last_turn"]["returned"], state["last_turn"]["turned"]) == (30, 30)
 
@@ -274,7 +280,7 @@ def test_rule_2_turns_go_round_the_table():
     state = arrange()
     for seat in (0, 1, 2, 0):
         assert GAME.current_seat(state) == seat
-        state = GAME.apply(state, seat, BUST)
+        state = failing(state, seat)
 
 
 def test_rule_2_acting_out_of_turn_is_refused():
@@ -295,14 +301,14 @@ def test_rule_2_game_ends_when_the_last_face_up_tile_is_taken():
 
 def test_rule_2_game_ends_when_the_last_face_up_tile_is_turned():
     state = arrange(stacks=[[21], list(range(22, 36))], face_down=[36], alternative_return=True)
-    state = GAME.apply(state, 0, BUST)  # 21 goes back and is turned: it was the only face-up tile
+    state = failing(state, 0)  # 21 goes back and is turned: it was the only face-up tile
     assert face_up(state) == []
     assert GAME.is_finished(state)
 
 
 def test_rule_2_game_goes_on_while_a_face_up_tile_is_left():
     state = arrange(stacks=[[21], list(range(22, 36))], face_down=[36])
-    state = GAME.apply(state, 0, BUST)  # 21 goes back face up, above the face-down 36 it is the highest
+    state = failing(state, 0)  # 21 goes back face up, above the face-down 36 it is the highest
     assert face_up(state) == [21]
     assert not GAME.is_finished(state)
 

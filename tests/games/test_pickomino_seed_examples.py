@@ -156,7 +156,7 @@ def test_figure_6c_tom_scores_his_own_25_with_nothing_lower_on_the_grill():
 
 def test_figure_7a_tom_returns_27_and_turns_over_34():
     state = arrange(["Tom", "Heather"], stacks=[[27], [35]], face_down=[36])
-    state = play(state, 0, BUST)
+    state = play(state, 0, {"type": "set_aside", "face": 1, "count": 1}, BUST)
     assert 27 in face_up(state)
     assert face_down(state) == [34, 36]
     assert str(GAME.describe_last_turn(state)) == (
@@ -166,7 +166,7 @@ def test_figure_7a_tom_returns_27_and_turns_over_34():
 
 def test_figure_7b_heather_returns_30_the_highest_which_stays_face_up():
     state = arrange(["Heather", "Tom"], stacks=[[30], [31, 32]], face_down=[33, 34, 35, 36])
-    state = play(state, 0, BUST)
+    state = play(state, 0, {"type": "set_aside", "face": 1, "count": 1}, BUST)
     assert max(face_up(state)) == 30
     assert face_down(state) == [33, 34, 35, 36]
     assert str(GAME.describe_last_turn(state)) == (
@@ -178,5 +178,5 @@ def test_alternative_rule_heather_returns_30_and_it_is_turned_over():
     state = arrange(
         ["Heather", "Tom"], stacks=[[30], [31, 32]], face_down=[33, 34, 35, 36], alternative_return=True
     )
-    state = play(state, 0, BUST)
+    state = play(state, 0, {"type": "set_aside", "face": 1, "count": 1}, BUST)
     assert face_down(state) == [30, 33, 34, 35, 36]

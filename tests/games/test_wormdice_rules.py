@@ -226,6 +226,24 @@ def test_rule_1_quick_entry_failure_is_declared_explicitly():
     assert GAME.current_seat(state) == 1
 
 
+def test_rule_1_no_failure_before_anything_is_set_aside():
+    sentence = refused(new_game(), 0, BUST, "nothing_set_aside")
+    assert "before any dice are set aside" in sentence
+
+
+def test_rule_1_no_failure_before_anything_is_set_aside_in_barbecue():
+    barbecue = GAMES["heckmeck-barbecue"]
+    state = barbecue.setup(["Ana", "Bruno"], barbecue.effective_options({}))
+    with pytest.raises(RuleError) as caught:
+        barbecue.apply(state, 0, BUST)
+    assert (caught.value.code, caught.value.status) == ("nothing_set_aside", 422)
+
+
+def test_rule_1_no_failure_declared_on_the_first_roll_entered():
+    state = play(new_game(), 0, roll(W, W, 3, 3, 3, 1, 1, 2))
+    refused(state, 0, BUST, "nothing_set_aside")
+
+
 def test_rule_1_both_ways_of_entering_are_offered_turn_by_turn():
     state = play(new_game(), 0, roll(W, W, 3, 3, 3, 1, 1, 2), keep(3), roll(W, W, W, 5, 1), keep(W), STOP)
     state = play(state, 1, set_aside(W, 2), set_aside(4, 3), STOP)

@@ -252,17 +252,37 @@ def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None)
 
 
 # --- writing ------------------------------------------------------------------------
-def _check_expected_version(table: Table, expected_version: Any) -> None:
-    if expected_version is None:
-        return
-    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+STALE_PAGE = N_("The table has moved on since your page was loaded: nothing was entered. This is the table as it is now.")
+
+
+def _seen_version(expected_version: Any) -> int | None:
+    if expected_version is not None and (isinstance(expected_version, bool) or not isinstance(expected_version, int)):
         raise ServiceError(400, "malformed_request", N_("expected_version must be a whole number."))
-    if expected_version != table.version:
-        raise ServiceError(
-            409,
-            "stale_version",
-            N_("The table has moved on since your page was loaded: nothing was entered. This is the table as it is now."),
-        )
+    return expected_version
+
+
+def _check_expected_version(table: Table, expected_version: Any) -> None:
+    """Any change since `expected_version` makes the request stale (an undo)."""
+    seen = _seen_version(expected_version)
+    if seen is not None and seen != table.version:
+        raise ServiceError(409, "stale_version", STALE_PAGE)
+
+
+def _check_tap_is_current(db, table: Table, seat: int, action: dict[str, Any], expected_version: Any) -> None:
+    """A tap made on a page shown at `expected_version` is refused only if what changed
+    since matters to it (the game says, action by action); an undo since always does."""
+    seen = _seen_version(expected_version)
+    if seen is None or seen == table.version:
+        return
+    if 0 <= seen < table.version:
+        later = store.actions_after(db, table.id, seen)
+        undone_since = len(later) != table.version - seen  # each undo made a version and no event
+        if not undone_since and not any(
+            table.game.tap_depends_on(table.state, seat, action, earlier_seat, earlier_action)
+            for earlier_seat, earlier_action in later
+        ):
+            return
+    raise ServiceError(409, "stale_version", STALE_PAGE)
 
 
 def _acting_seat(table: Table, viewer: Viewer, named: Any, action: dict[str, Any]) -> int:
@@ -295,8 +315,8 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     action.pop("expected_version", None)
     with _writing(db):
         table = load(db, table_id)
-        _check_expected_version(table, expected_version)
         seat = _acting_seat(table, viewer, named_seat, action)
+        _check_tap_is_current(db, table, seat, action, expected_version)
         try:
             state = table.game.apply(table.state, seat, action)
         except RuleError as error:

@@ -151,6 +151,13 @@ def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]
     ]
 
 
+def actions_after(db, table_id: str, version: int) -> list[tuple[int, dict[str, Any]]]:
+    """Seat and action of every event accepted after the table's `version` (an event's seq
+    is the version it made), undone ones included."""
+    rows = db.execute("SELECT seat, action FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", [table_id, version])
+    return [(seat, json.loads(action)) for seat, action in rows]
+
+
 def event_count(db, table_id: str) -> int:
     return db.execute("SELECT count(*) FROM events WHERE table_id = ?", [table_id]).fetchone()[0]
 

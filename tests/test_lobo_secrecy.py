@@ -79,7 +79,9 @@ class LoboTable:
 
     def allowed(self, viewer: Viewer) -> set[str]:
         """What `viewer` may know: their own colour (and the ones they recorded before
-        correcting it), and the revealed colours."""
+        correcting it), and the revealed colours; after the final count, every colour."""
+        if self.api(self.anonymous)["status"] == "finished":
+            return set(COLORS)
         if viewer.seat is None:
             return self.revealed_colors()
         own = {self.true_colors()[viewer.seat]} - {None}
@@ -102,6 +104,28 @@ class LoboTable:
             assert chosen in allowed, f"{viewer.label}'s {label} marks {chosen} as chosen"
         named = set(COLOR_WORD.findall(CHOOSE_FORM.sub("", text)))
         assert named <= allowed, f"{viewer.label}'s {label} names {sorted(named - allowed)}"
+
+    def check_everyone_sees_every_colour(self, colors: list[str | None]) -> None:
+        """After the final count: every phone, the table screen, the results, the exports
+        and the log show who had which colour."""
+        for viewer in self.viewers:
+            client, headers = viewer.client, viewer.headers
+            assert [seat["color"] for seat in self.api(viewer)["state"]["seats"]] == colors
+            exported = client.get(f"/t/{self.id}/export.json").get_json()
+            assert [seat["color"] for seat in exported["table"]["state"]["seats"]] == colors
+            csv = client.get(f"/t/{self.id}/export.csv").text
+            for label, text in [
+                ("page", client.get(f"/t/{self.id}").text),
+                ("screen", client.get(f"/t/{self.id}/screen").text),
+                ("results", client.get(f"/t/{self.id}/results").text),
+                ("CSV export", csv),
+            ]:
+                for name, color in zip(["Ana", "Bruno", "Caio"], colors):
+                    if color is not None:
+                        assert color in text, f"{viewer.label}'s {label} does not show {name}'s {color}"
+            log = client.get(f"/api/tables/{self.id}/log", headers=headers).get_json()["events"]
+            recorded = [event["action"]["color"] for event in log if event["action"]["type"] == "choose_color"]
+            assert None not in recorded
 
     def check_everyone(self) -> None:
         for viewer in self.viewers:
@@ -194,9 +218,9 @@ def test_secrecy_dealt_colours_through_a_whole_game(dealt):
 
     assert dealt.post(bruno, {"type": "meadows", "meadows": [{"sheep": 2, "fenced": True, "wolf": False}]}).status_code == 200
     assert dealt.api(dealt.anonymous)["status"] == "finished"
-    dealt.check_everyone()  # the ranking reveals nothing either
+    dealt.check_everyone_sees_every_colour(colors)
 
-    assert dealt.undo(dealt.host).status_code == 200
+    assert dealt.undo(dealt.host).status_code == 200  # the count is open again: so are the secrets
     dealt.check_everyone()
 
 
@@ -218,10 +242,10 @@ def test_secrecy_recorded_colours_and_their_corrections_stay_with_their_holder(d
     bruno_log = bruno.client.get(f"/api/tables/{drawn.id}/log", headers=bruno.headers).get_json()["events"]
     assert [event["action"]["color"] for event in bruno_log if event["seat"] == 0] == [None, None]
 
-    # the refusal names the colour asked for, never who holds it
-    taken = drawn.post(caio, {"type": "choose_color", "color": "blue"})
-    assert taken.status_code == 422 and taken.get_json()["code"] == "color_taken"
-    assert "Ana" not in taken.text
+    # recording a colour another player holds in secret is answered as any other: a
+    # refusal would tell Caio whose it is (the clash shows once one of them is revealed)
+    assert drawn.post(caio, {"type": "choose_color", "color": "blue"}).status_code == 200
+    assert drawn.post(caio, {"type": "choose_color", "color": "yellow"}).status_code == 200
 
     assert drawn.tap(ana, {"type": "reveal"}).status_code == 200
     drawn.check_everyone()
@@ -229,6 +253,10 @@ def test_secrecy_recorded_colours_and_their_corrections_stay_with_their_holder(d
     assert [event["action"].get("color") for event in bruno_log if event["seat"] == 0] == [None, "blue", None]
 
     assert drawn.post(drawn.host, {"type": "end"}).status_code == 200
-    for seat in drawn.seats:
+    for seat in drawn.seats[:2]:
         assert drawn.post(seat, {"type": "meadows", "meadows": []}).status_code == 200
     drawn.check_everyone()
+    assert drawn.post(caio, {"type": "meadows", "meadows": []}).status_code == 200
+    drawn.check_everyone_sees_every_colour(["blue", "red", "yellow"])
+    results = ana.client.get(f"/t/{drawn.id}/results").text
+    assert "recorded the colour they drew: black." in results  # the log, corrections included

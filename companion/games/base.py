@@ -159,6 +159,14 @@ class Game:
         given per seat (Twenty One's sheets) follow their players; most games have none."""
         return options
 
+    def tap_depends_on(
+        self, state: dict[str, Any], seat: int, action: dict[str, Any], earlier_seat: int, earlier_action: dict[str, Any]
+    ) -> bool:
+        """Whether a tap of `action` by `seat`, on a page shown before `earlier_action` (by
+        `earlier_seat`) was accepted, depends on that action: only then is the page out of
+        date and the tap refused. In turn-based games every change matters."""
+        return True
+
     def actors(self, state: dict[str, Any]) -> list[int]:
         """The seats that may act now (several at once in simultaneous games)."""
         seat = self.current_seat(state)

@@ -176,9 +176,25 @@ class Lobo(Game):
         ]
 
     def visible_color(self, state: dict[str, Any], seat: int, viewer: int | None) -> str | None:
-        """A seat's colour as `viewer` may see it: its own always, others' once revealed."""
+        """A seat's colour as `viewer` may see it: its own always, others' once revealed,
+        and every colour once the final count is done."""
         holder = state["seats"][seat]
-        return holder["color"] if holder["revealed"] or seat == viewer else None
+        return holder["color"] if holder["revealed"] or seat == viewer or self.is_finished(state) else None
+
+    def color_clashes(self, state: dict[str, Any], seat: int, viewer: int | None) -> list[int]:
+        """The other seats known to `viewer` to hold the colour `seat` holds (two recorded
+        tiles of one colour: a typing slip). During the game that is only a seat's own
+        colour against revealed ones, so nothing depends on another player's secret; at
+        the end, when every colour is shown, every clash."""
+        color = self.visible_color(state, seat, viewer)
+        if color is None:
+            return []
+        shown = self.is_finished(state)
+        return [
+            other
+            for other, holder in enumerate(state["seats"])
+            if other != seat and holder["color"] == color and (shown or holder["revealed"])
+        ]
 
     def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         seats = []
@@ -189,6 +205,7 @@ class Lobo(Game):
                     "color": self.visible_color(state, index, viewer),
                     "color_recorded": seat["color"] is not None,
                     "revealed": seat["revealed"],
+                    "color_clashes": self.color_clashes(state, index, viewer),
                     "left": seat["left"],
                     "bonus": leaving_bonus(seat["left"]),
                     "meadow": counting_meadow(seat["meadows"]),
@@ -207,12 +224,22 @@ class Lobo(Game):
     def redact_action(self, state: dict[str, Any], seat: int, action: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         # A recorded colour stays in the log: only its holder sees it, and everyone once
         # that very colour is revealed.
-        if action.get("type") != "choose_color" or seat == viewer:
+        if action.get("type") != "choose_color" or seat == viewer or self.is_finished(state):
             return action
         holder = state["seats"][seat]
         if holder["revealed"] and holder["color"] == action.get("color"):
             return action
         return {**action, "color": None}
+
+    def tap_depends_on(
+        self, state: dict[str, Any], seat: int, action: dict[str, Any], earlier_seat: int, earlier_action: dict[str, Any]
+    ) -> bool:
+        # No turns: another seat's reveal or recorded colour changes nothing a tap here
+        # meant (and must not: a recorded colour is secret). What does: the seat's own
+        # changes (entered from another phone), and for leaving, the bonus its button shows.
+        if earlier_seat == seat:
+            return True
+        return action.get("type") == "abandon" and earlier_action.get("type") in ("abandon", "end")
 
     # --- actions --------------------------------------------------------------------
     def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
@@ -239,19 +266,10 @@ class Lobo(Game):
             raise RuleError("already_revealed", N_("Your colour is revealed: it cannot change any more."))
         if holder["color"] == color:
             raise RuleError("same_color", N_("You already hold %(color)s.", color=COLOR_NAMES[color]))
-        for other, other_seat in enumerate(state["seats"]):
-            if other != seat and other_seat["color"] == color:
-                if other_seat["revealed"]:
-                    raise RuleError(
-                        "color_taken",
-                        N_("%(name)s holds %(color)s: each colour is in one hand only.",
-                           name=state["players"][other], color=COLOR_NAMES[color]),
-                    )
-                raise RuleError(
-                    "color_taken",
-                    N_("Another player already holds %(color)s: each colour is in one hand only. Check the tile you drew.",
-                       color=COLOR_NAMES[color]),
-                )
+        # Checked against revealed colours only: a refusal because of another player's
+        # secret colour would tell that colour. Two hidden tiles of one colour show up
+        # when one is revealed (see _reveal) or at the end (color_clashes).
+        _refuse_revealed_elsewhere(state, seat, color)
         holder["color"] = color
 
     def _reveal(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
@@ -260,6 +278,7 @@ class Lobo(Game):
             raise RuleError("no_color", N_("Record the colour you drew before revealing it."))
         if holder["revealed"]:
             raise RuleError("already_revealed", N_("Your colour is already revealed."))
+        _refuse_revealed_elsewhere(state, seat, holder["color"])
         holder["revealed"] = True
 
     def _abandon(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
@@ -324,7 +343,7 @@ class Lobo(Game):
                     "score": score,
                     "meadow": meadow,
                     "bonus": bonus,
-                    "detail": N_("%(meadow)s + leaving bonus %(bonus)s", meadow=_counting_meadow_words(meadow), bonus=bonus),
+                    "detail": _score_words(seat["color"], meadow, bonus),
                 }
             )
         ordered = rank(entries, key=lambda entry: (entry["score"], entry["meadow"]))
@@ -332,8 +351,10 @@ class Lobo(Game):
 
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
         kind = action.get("type")
+        if kind == "choose_color" and self.is_finished(state) and action.get("color") in COLOR_NAMES:
+            return N_("recorded the colour they drew: %(color)s.", color=COLOR_NAMES[action["color"]])
         if kind == "choose_color":
-            return N_("recorded the colour they drew.")  # never which one: the log is read by everyone
+            return N_("recorded the colour they drew.")  # never which one while the game is on
         if kind == "reveal":
             return N_("revealed their colour.")
         if kind == "abandon":
@@ -348,6 +369,24 @@ class Lobo(Game):
             "entered %(num)s meadows; the largest valid one counts: %(sheep)s sheep.",
             len(meadows), sheep=counting_meadow(meadows),
         )
+
+
+def _refuse_revealed_elsewhere(state: dict[str, Any], seat: int, color: str) -> None:
+    for other, holder in enumerate(state["seats"]):
+        if other != seat and holder["revealed"] and holder["color"] == color:
+            raise RuleError(
+                "color_taken",
+                N_("%(name)s revealed %(color)s: each colour is in one hand only. Check the shepherd tile you drew and record it again.",
+                   name=state["players"][other], color=COLOR_NAMES[color]),
+            )
+
+
+def _score_words(color: str | None, meadow: int, bonus: int) -> Text:
+    """How a final score is made up, with the flock it was counted for (shown at the end)."""
+    made_of = N_("%(meadow)s + leaving bonus %(bonus)s", meadow=_counting_meadow_words(meadow), bonus=bonus)
+    if color is None:
+        return made_of
+    return N_("%(color)s flock: %(score)s", color=COLOR_NAMES[color], score=made_of)
 
 
 def _counting_meadow_words(sheep: int) -> Text:

@@ -9,6 +9,7 @@ order, scores are the largest valid meadow plus the bonus, hidden colours stay h
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 
 from hypothesis import HealthCheck, event, given, settings
@@ -72,15 +73,40 @@ def check_against_model(state, model, players):
     # the end, and finishing once every seat has entered
     assert public["ended"] == (model["end_said"] or len(model["leaving"]) == players)
     assert GAME.is_finished(state) == (public["ended"] and len(model["meadows"]) == players)
-    # colours: distinct, and seen only by their holder until revealed
-    held = [seat["color"] for seat in state["seats"] if seat["color"] is not None]
-    assert len(held) == len(set(held))
+    # colours: revealed ones distinct, and each seen only by its holder until revealed or
+    # until the final count is done
+    revealed = [seat["color"] for seat in state["seats"] if seat["revealed"]]
+    assert len(revealed) == len(set(revealed))
     for viewer in [None, *range(players)]:
         for seat, shown in enumerate(GAME.public_state(state, viewer)["seats"]):
-            if seat == viewer or state["seats"][seat]["revealed"]:
+            if seat == viewer or state["seats"][seat]["revealed"] or GAME.is_finished(state):
                 assert shown["color"] == state["seats"][seat]["color"]
             else:
                 assert shown["color"] is None
+        assert_nothing_depends_on_hidden_colours(state, viewer)
+
+
+def assert_nothing_depends_on_hidden_colours(state, viewer):
+    """What `viewer` is shown, and whether an action of theirs is accepted, stays the same
+    whatever colours the others hold in secret."""
+    if GAME.is_finished(state):
+        return
+    hidden = [seat for seat, holder in enumerate(state["seats"]) if seat != viewer and holder["color"] and not holder["revealed"]]
+    for colors in itertools.product(COLORS, repeat=len(hidden)):
+        other = copy.deepcopy(state)
+        for seat, color in zip(hidden, colors):
+            other["seats"][seat]["color"] = color
+        assert GAME.public_state(other, viewer) == GAME.public_state(state, viewer)
+        if viewer is not None:
+            for action in [{"type": "choose_color", "color": color} for color in COLORS] + [{"type": "reveal"}]:
+                assert outcome(other, viewer, action) == outcome(state, viewer, action)
+
+
+def outcome(state, seat, action):
+    try:
+        return GAME.public_state(GAME.apply(state, seat, action), seat)
+    except RuleError as refused:
+        return (refused.code, refused.status, str(refused))
 
 
 @RANDOM_GAMES

@@ -123,13 +123,42 @@ def test_rule_4_recorded_colours_each_player_records_the_colour_drawn():
     assert [seat["color_recorded"] for seat in GAME.public_state(state, 2)["seats"]] == [True, True, False]
 
 
-def test_rule_4_colours_are_distinct_choosing_a_colour_someone_else_holds_is_refused():
-    state = play(drawn_game(), (0, CHOOSE("black")))
-    message = refused(state, 1, CHOOSE("black"), "color_taken")
-    assert message == "Another player already holds black: each colour is in one hand only. Check the tile you drew."
-    assert "Ana" not in message  # the holder of a hidden colour is not named
+def test_rule_4_colours_are_distinct_a_colour_someone_revealed_is_refused():
+    state = play(drawn_game(), (0, CHOOSE("black")), (0, REVEAL))
+    assert refused(state, 1, CHOOSE("black"), "color_taken") == (
+        "Ana revealed black: each colour is in one hand only. Check the shepherd tile you drew and record it again."
+    )
+
+
+def test_rule_4_no_answer_depends_on_another_players_hidden_colour():
+    """Recording a colour another player holds in secret is answered exactly as recording a
+    free one: a refusal would tell the prober that colour."""
+    held = play(drawn_game(), (0, CHOOSE("black")))
+    free = drawn_game()
+    for color in COLORS:
+        after_held, after_free = GAME.apply(held, 1, CHOOSE(color)), GAME.apply(free, 1, CHOOSE(color))
+        assert GAME.public_state(after_held, 1)["seats"][1] == GAME.public_state(after_free, 1)["seats"][1]
+        assert GAME.public_state(after_held, 1)["seats"][0]["color"] is None
+
+
+def test_rule_4_colours_are_distinct_a_clash_is_found_when_one_is_revealed():
+    state = play(drawn_game(), (0, CHOOSE("black")), (1, CHOOSE("black")))
+    assert [seat["color_clashes"] for seat in GAME.public_state(state, 1)["seats"]] == [[], [], []]
     state = play(state, (0, REVEAL))
-    assert refused(state, 1, CHOOSE("black"), "color_taken") == "Ana holds black: each colour is in one hand only."
+    # only Bruno's own phone learns his recorded tile clashes with Ana's revealed one
+    assert GAME.public_state(state, 1)["seats"][1]["color_clashes"] == [0]
+    for viewer in (0, 2, None):
+        assert GAME.public_state(state, viewer)["seats"][1] == {**GAME.public_state(state, viewer)["seats"][1], "color": None}
+    assert refused(state, 1, REVEAL, "color_taken").startswith("Ana revealed black")
+    state = play(state, (1, CHOOSE("red")))
+    assert GAME.public_state(state, 1)["seats"][1]["color_clashes"] == []
+
+
+def test_rule_4_colours_are_distinct_a_clash_left_hidden_shows_at_the_end():
+    state = play(drawn_game(), (0, CHOOSE("black")), (1, CHOOSE("black")), (2, CHOOSE("red")), (0, END))
+    state = play(state, (0, meadows()), (1, meadows()), (2, meadows()))
+    seats = GAME.public_state(state, None)["seats"]
+    assert [(seat["color"], seat["color_clashes"]) for seat in seats] == [("black", [1]), ("black", [0]), ("red", [])]
 
 
 def test_rule_4_a_recorded_colour_can_be_corrected_until_it_is_revealed():
@@ -396,6 +425,24 @@ def test_rule_4_the_log_never_names_a_recorded_colour_to_others():
     assert GAME.redact_action(state, 0, CHOOSE("blue"), 1)["color"] == "blue"
 
 
+def test_rule_4_secret_colours_are_all_shown_after_the_final_count():
+    state = play(drawn_game(), (0, CHOOSE("black")), (0, CHOOSE("blue")), (1, CHOOSE("red")), (0, END))
+    state = play(state, (0, meadows(meadow(7))), (1, meadows()))
+    assert seen_by(state, None) == [None, None, None]  # the count is not done: still secret
+    state = play(state, (2, meadows()))
+    for viewer in (0, 1, 2, None):
+        assert seen_by(state, viewer) == ["blue", "red", None]  # Caio never recorded one
+    # the log names every recorded colour, corrections included
+    assert GAME.redact_action(state, 0, CHOOSE("black"), 1) == CHOOSE("black")
+    assert str(GAME.describe_action(state, 0, CHOOSE("black"))) == "recorded the colour they drew: black."
+    details = {entry["name"]: str(entry["detail"]) for entry in GAME.ranking(state)}
+    assert details == {
+        "Ana": "blue flock: Counting meadow of 7 sheep + leaving bonus 0",
+        "Bruno": "red flock: No valid meadow + leaving bonus 0",
+        "Caio": "No valid meadow + leaving bonus 0",
+    }
+
+
 def test_rule_4_the_log_describes_each_action_in_a_sentence():
     state = play(dealt_game(), (0, END))
     lines = [
@@ -420,8 +467,8 @@ def test_rule_4_setup_needs_the_dealt_colours_when_dealing():
 
 
 # --- refusals through the phones and the API -------------------------------------------
-def lobo_table(client, players=("Ana", "Bruno", "Caio")) -> dict:
-    created = client.post("/api/tables", json={"game": "lobo", "players": list(players)}).get_json()
+def lobo_table(client, players=("Ana", "Bruno", "Caio"), **options) -> dict:
+    created = client.post("/api/tables", json={"game": "lobo", "players": list(players), "options": options}).get_json()
     created["bearer"] = [{"Authorization": f"Bearer {seat['token']}"} for seat in created["seats"]]
     created["host"] = {"Authorization": f"Bearer {created['host_token']}"}
     return created
@@ -506,6 +553,66 @@ def test_rule_4_leaving_twice_on_a_phone_is_refused_with_a_sentence(app, client)
     assert response.status_code == 422
     assert response.get_json() == {"code": "already_left", "error": "You already left the game (number 1 to leave, bonus 6)."}
     assert version(client, table) == 1
+
+
+def test_rule_4_no_turns_a_tap_is_not_refused_because_someone_else_acted(app, client):
+    table = lobo_table(client)
+    bruno = phone_of(app, table, 1)
+    page = bruno.get(f"/t/{table['id']}").text
+    assert post(client, table, table["bearer"][0], REVEAL).status_code == 200  # Ana reveals meanwhile
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    data = {"csrf_token": csrf, "action": json.dumps(ABANDON), "expected_version": "0"}
+    response = bruno.post(f"/t/{table['id']}/act", data=data, headers={"HX-Request": "true"})
+    assert (response.status_code, alert(response.text)) == (200, None)
+    assert client.get(f"/api/tables/{table['id']}").get_json()["state"]["seats"][1]["left"] == 1
+
+
+def test_rule_4_a_leaving_tap_is_refused_when_the_bonus_it_showed_has_changed(app, client):
+    table = lobo_table(client)
+    bruno = phone_of(app, table, 1)
+    page = bruno.get(f"/t/{table['id']}").text
+    assert "I leave the game (bonus 6)" in page
+    assert post(client, table, table["bearer"][0], ABANDON).status_code == 200  # Ana leaves first
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    data = {"csrf_token": csrf, "action": json.dumps(ABANDON), "expected_version": "0"}
+    response = bruno.post(f"/t/{table['id']}/act", data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    assert alert(response.text).startswith("The table has moved on since your page was loaded")
+    assert "I leave the game (bonus 3)" in response.text
+    assert version(client, table) == 1
+
+
+def test_rule_4_an_undo_since_the_page_was_shown_makes_every_tap_stale(app, client):
+    table = lobo_table(client)
+    bruno = phone_of(app, table, 1)
+    page = bruno.get(f"/t/{table['id']}").text
+    assert post(client, table, table["bearer"][0], ABANDON).status_code == 200
+    assert client.post(f"/api/tables/{table['id']}/undo", headers=table["host"]).status_code == 200
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    data = {"csrf_token": csrf, "action": json.dumps({"type": "end"}), "expected_version": "0"}
+    response = bruno.post(f"/t/{table['id']}/act", data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 409 and version(client, table) == 2
+
+
+def test_rule_4_colours_are_distinct_a_clash_is_shown_only_on_the_phone_that_holds_it(app, client):
+    table = lobo_table(client, deal_colors=False)
+    ana, bruno, caio = (phone_of(app, table, seat) for seat in range(3))
+    assert post(client, table, table["bearer"][0], CHOOSE("black")).status_code == 200
+    assert post(client, table, table["bearer"][1], CHOOSE("black")).status_code == 200
+    assert post(client, table, table["bearer"][0], REVEAL).status_code == 200
+    page = bruno.get(f"/t/{table['id']}").text
+    assert "Ana revealed the colour recorded here" in page
+    assert "Reveal my colour" not in page and "Which shepherd tile did you draw?" in page
+    for other in (ana, caio, client):
+        assert "lobo-clash" not in other.get(f"/t/{table['id']}").text
+    # left as it is until the end, the clash is told to everyone with the colours
+    assert post(client, table, table["host"], END).status_code == 200
+    for seat in range(3):
+        assert post(client, table, table["bearer"][seat], meadows()).status_code == 200
+    page = html.unescape(caio.get(f"/t/{table['id']}").text)
+    assert "Ana, Bruno recorded the same colour: one shepherd tile was entered wrong." in page
+    results = caio.get(f"/t/{table['id']}/results").text
+    assert results.count("black flock: No valid meadow") == 2
 
 
 def test_rule_4_entering_meadows_for_someone_else_is_403_the_host_may_naming_the_seat(client):

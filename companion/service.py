@@ -24,6 +24,7 @@ from .games import GAMES, Game
 from .games.errors import RuleError
 from .games.text import N_, NP_, Text
 from .i18n import render, render_all
+from .inputs import clean_name, name_problem
 
 NAME_MAX_LENGTH = 24
 TABLE_ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud at a table
@@ -114,7 +115,7 @@ def seat_token(host_token: str, seat: int) -> str:
 def check_names(game: Game, players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise ServiceError(400, "malformed_request", N_("Players must be a list of names."))
-    names = [name.strip() for name in players]
+    names = [clean_name(name) for name in players]
     if not game.min_players <= len(names) <= game.max_players:
         raise ServiceError(
             422,
@@ -127,6 +128,9 @@ def check_names(game: Game, players: Any) -> list[str]:
     for name in names:
         if not name:
             raise ServiceError(422, "name_empty", N_("Every player needs a name."))
+        problem = name_problem(name)
+        if problem is not None:
+            raise ServiceError(422, "name_invalid", problem)
         if len(name) > NAME_MAX_LENGTH:
             raise ServiceError(
                 422,

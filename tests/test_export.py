@@ -41,15 +41,17 @@ def test_json_export_round_trips_to_the_api_state_and_log_of_the_same_phone(app,
     assert exported["table"]["ranking"][0]["detail"] == "Tiles held: 21, 24, 27, 30, 33, 36"
 
 
-def test_json_export_keeps_lobo_colours_secret_as_the_log_does(app, client):
+def test_exports_name_every_lobo_colour_once_the_final_count_is_done(app, client):
     table = create(client, "lobo", ("Ana", "Bruno"), {"deal_colors": False})
     client.post(f"/api/tables/{table.id}/actions", json={"type": "choose_color", "color": "blue"}, headers=bearer(table.seats[0]))
     client.post(f"/api/tables/{table.id}/actions", json={"type": "choose_color", "color": "red"}, headers=bearer(table.seats[1]))
     play_lobo(client, table, [4, 2])
-    mine = export(joined(app, table.seats[0]), table.id, "json").get_data(as_text=True)
-    theirs = export(app.test_client(), table.id, "json").get_data(as_text=True)
-    assert '"blue"' in mine  # Ana's own colour, in her own export
-    assert '"blue"' not in theirs and '"red"' not in theirs  # nobody else's
+    anyone = app.test_client()
+    exported = json.loads(export(anyone, table.id, "json").get_data(as_text=True))
+    assert [seat["color"] for seat in exported["table"]["state"]["seats"]] == ["blue", "red"]
+    assert [event["action"].get("color") for event in exported["log"][:2]] == ["blue", "red"]
+    rows = export(anyone, table.id, "csv").get_data(as_text=True)
+    assert "blue flock: Counting meadow of 4 sheep" in rows and "red flock: Counting meadow of 2 sheep" in rows
 
 
 def test_csv_export_parses_to_one_row_per_player_place_name_score_breakdown(app, client):

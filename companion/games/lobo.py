@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ..inputs import typed_value
 from .base import Game, Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .text import N_, NC_, NP_, Text, listing
@@ -85,7 +86,9 @@ def _meadow(raw: Any, number: int) -> dict[str, Any]:
         raise MalformedAction(N_('Meadow %(n)s must be an object with "sheep", "fenced" and "wolf".', n=number))
     sheep, fenced, wolf = raw.get("sheep"), raw.get("fenced"), raw.get("wolf")
     if isinstance(sheep, bool) or not isinstance(sheep, int):
-        raise MalformedAction(N_("Meadow %(n)s: the number of sheep must be a whole number.", n=number))
+        raise MalformedAction(
+            N_("Meadow %(n)s: the number of sheep must be a whole number from 0 to %(max)s.", n=number, max=MAX_SHEEP)
+        )
     if not isinstance(fenced, bool) or not isinstance(wolf, bool):
         raise MalformedAction(N_("Meadow %(n)s: say yes or no to fenced and to an uncovered wolf.", n=number))
     if sheep < 0:
@@ -319,10 +322,7 @@ class Lobo(Game):
             typed = form.get(f"meadow-{row}-sheep", "").strip()
             if not typed:
                 continue
-            try:
-                sheep: Any = int(typed)
-            except ValueError:
-                sheep = typed
+            sheep = typed_value(typed)
             meadows.append(
                 {"sheep": sheep, "fenced": form.get(f"meadow-{row}-fenced") == "yes", "wolf": form.get(f"meadow-{row}-wolf") == "yes"}
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..inputs import typed_value
 from .base import Game, Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, listing
@@ -96,7 +97,7 @@ def seat_map_to_list(value: dict[str, Any], option: str) -> list[Any]:
         seat = key.split(".", 1)[0]
         if not seat.isdecimal():
             raise MalformedAction(N_("The option %(option)s is a list with one entry per player.", option=option))
-        if int(seat) >= len(LETTERS):  # never more seats than sheets
+        if len(seat) > 1 or int(seat) >= len(LETTERS):  # never more seats than sheets
             raise RuleError(
                 "option_per_seat",
                 N_("The option %(option)s has entries for more players than a table can have.", option=option),
@@ -375,7 +376,7 @@ class TwentyOne(Game):
             for color in COLORS:
                 tapped = form.get(f"die-{color}", "")
                 if tapped:
-                    dice[color] = int(tapped) if tapped.isdecimal() else tapped
+                    dice[color] = typed_value(tapped)
             return {**action, "dice": dice}
         picks = form.getlist("pick")
         if kind == "enter" and "colors" not in action:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import service, store
+from .. import inputs, service, store
 from ..db import get_db
+from ..games.errors import RuleError
 from ..games.text import N_
 from ..i18n import render
 from .links import join_url
@@ -22,7 +23,8 @@ def error(status: int, code: str, text) -> tuple[Any, int]:
 
 
 @bp.errorhandler(service.ServiceError)
-def service_error(exc: service.ServiceError):
+@bp.errorhandler(RuleError)  # a request refused before it reaches the service (inputs)
+def service_error(exc: service.ServiceError | RuleError):
     return error(exc.status, exc.code, exc.text)
 
 
@@ -32,6 +34,7 @@ def http_error(exc: HTTPException):
         404: ("not_found", N_("There is nothing at this address.")),
         405: ("method_not_allowed", N_("This address does not take that kind of request.")),
         413: ("too_large", N_("The request is too large.")),
+        415: ("unsupported_media_type", N_("Send the request body as JSON, with Content-Type: application/json.")),
         500: ("internal_error", N_("Something went wrong on the server.")),
     }
     code, text = codes.get(exc.code, ("bad_request", N_("The request could not be understood.")))
@@ -42,15 +45,17 @@ def http_error(exc: HTTPException):
 
 
 def body(optional: bool = False) -> dict[str, Any]:
-    """The request's JSON object; an empty body stands for {} where it is `optional`."""
-    if optional and not request.get_data():
+    """The request's JSON object; an empty body stands for {} where it is `optional`.
+    Only a body marked as JSON is read: a cross-site form can send text/plain, never
+    application/json, so this keeps other sites' pages from acting here."""
+    raw = request.get_data()
+    if optional and not raw:
         return {}
-    try:
-        data = request.get_json(force=True, silent=True)
-    except RecursionError:  # nested deeper than the parser goes: malformed all the same
-        data = None
+    if not request.is_json:
+        abort(415)
+    data = inputs.load_json(raw)
     if not isinstance(data, dict):
-        raise service.ServiceError(400, "malformed_json", N_("The request body must be a JSON object."))
+        raise service.ServiceError(400, "malformed_json", inputs.NOT_JSON)
     return data
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 from urllib.parse import urlsplit
@@ -11,9 +10,10 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
-from .. import history, i18n, service, store
+from .. import history, i18n, inputs, service, store
 from ..db import get_db, is_storage_failure
 from ..games import GAMES, Game
+from ..games.errors import RuleError
 from ..games.text import N_
 from ..i18n import render
 from . import api, fragments
@@ -150,24 +150,29 @@ def create_table():
     slots = request.form.getlist("player")
     filled = [slot for slot, name in enumerate(slots) if name.strip()]
     names = [slots[slot] for slot in filled]
-    game = GAMES.get(slug)
-    options = {}
-    if game is not None:
-        for option in game.options:
-            if option.is_flag:
-                options[option.name] = request.form.get(f"{slug}.{option.name}") == "on"
-            else:
-                entries = form_option_map(f"{slug}.{option.name}.")
-                if option.per_seat:
-                    entries = slots_to_seats(entries, filled)
-                if entries:
-                    options[option.name] = entries
+
     try:
-        created = service.create_table(get_db(), slug, names, options)
-    except service.ServiceError as error:
+        created = service.create_table(get_db(), slug, names, read_options(GAMES.get(slug), filled))
+    except (service.ServiceError, RuleError) as error:
         return render_home(render(error.text), request.form, error.status)
     phone.remember(created.table.id, "host", created.host_token)
     return redirect(url_for("pages.join_screen", table_id=created.table.id), 303)
+
+
+def read_options(game: Game | None, filled: list[int]) -> dict[str, Any]:
+    """The start form's options for `game`: checkboxes, and maps typed or chosen field by
+    field (see form_option_map)."""
+    options: dict[str, Any] = {}
+    for option in game.options if game is not None else ():
+        if option.is_flag:
+            options[option.name] = request.form.get(f"{game.slug}.{option.name}") == "on"
+        else:
+            entries = form_option_map(f"{game.slug}.{option.name}.")
+            if option.per_seat:
+                entries = slots_to_seats(entries, filled)
+            if entries:
+                options[option.name] = entries
+    return options
 
 
 def slots_to_seats(entries: dict[str, Any], filled: list[int]) -> dict[str, Any]:
@@ -192,8 +197,7 @@ def form_option_map(prefix: str) -> dict[str, Any]:
     entries: dict[str, Any] = {}
     for field, value in request.form.items():
         if field.startswith(prefix):
-            text = value.strip()
-            entries[field[len(prefix):]] = int(text) if text.isdecimal() else text
+            entries[field[len(prefix):]] = inputs.typed_value(value)
     return entries
 
 
@@ -245,7 +249,7 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         acting_for = viewer.seat
     elif viewer.host and actors:
         # the seat asked for in the address, or the one the host just entered for
-        chosen = request.values.get("as", type=int, default=request.form.get("seat", type=int))
+        chosen = inputs.number_or_none(request.values.get("as", request.form.get("seat")))
         acting_for = chosen if chosen in actors else actors[0]
     host_choices = actors if viewer.host and viewer.seat not in actors and len(actors) > 1 else []
     return {
@@ -296,27 +300,27 @@ def poll(table_id: str):
     if rematch_id is not None and ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
         # A rematch has started: a phone joined to this table is led to its new seat.
         return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
-    if request.args.get("v", type=int) == version:
+    if inputs.number_or_none(request.args.get("v")) == version:
         return "", 204
     return render_table(service.load(db, table_id), phone.page_viewer(db, table_id))
 
 
 def form_action(game) -> dict[str, Any]:
     try:
-        action = json.loads(request.form.get("action", ""))
-    except ValueError:
+        action = inputs.load_json(request.form.get("action", ""))
+    except RuleError:
         action = None
     if not isinstance(action, dict):
         raise service.ServiceError(400, "malformed_request", N_("That tap could not be understood. Reload the page."))
     action = game.action_from_form(action, request.form)
-    if request.form.get("seat", "").isdigit():
-        action["seat"] = int(request.form["seat"])
+    seat = inputs.whole_number(request.form.get("seat"))
+    if seat is not None:
+        action["seat"] = seat
     return action
 
 
 def expected_version() -> int | None:
-    raw = request.form.get("expected_version", "")
-    return int(raw) if raw.isdigit() else None
+    return inputs.whole_number(request.form.get("expected_version"))
 
 
 def after_write(table_id: str, write) -> Any:
@@ -324,7 +328,7 @@ def after_write(table_id: str, write) -> Any:
     viewer = phone.page_viewer(db, table_id)
     try:
         table = write(db, viewer)
-    except service.ServiceError as error:
+    except (service.ServiceError, RuleError) as error:  # RuleError: a form's numbers refused (inputs)
         return render_table(existing_table(table_id), viewer, render(error.text), error.status)
     if not request.headers.get("HX-Request"):
         return redirect(url_for("pages.table_page", table_id=table_id), 303)

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext
 
-from .. import export, history, rematch, service, store
+from .. import export, history, inputs, rematch, service, store
 from ..db import get_db
 from ..games import GAMES
 from ..games.text import N_, Text
@@ -165,7 +165,7 @@ def screen_poll(table_id: str):
     version, rematch_id = found
     if rematch_id is not None:
         return "", 204, {"HX-Redirect": url_for("results.screen", table_id=rematch_id)}
-    if request.args.get("v", type=int) == version:
+    if inputs.number_or_none(request.args.get("v")) == version:
         return "", 204
     return render_template("screen_body.html", **screen_context(service.load(db, table_id)))
 

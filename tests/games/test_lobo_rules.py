@@ -298,8 +298,8 @@ def test_rule_4_no_meadow_entered_scores_zero_sheep():
     [
         (meadow(-1), "negative_sheep", 422, "Meadow 1: a meadow cannot have fewer than 0 sheep."),
         (meadow(MAX_SHEEP + 1), "too_many_sheep", 422, "Meadow 1: 101 sheep is more than a meadow can hold; enter at most 100."),
-        (meadow("7"), "malformed_action", 400, "Meadow 1: the number of sheep must be a whole number."),
-        (meadow(True), "malformed_action", 400, "Meadow 1: the number of sheep must be a whole number."),
+        (meadow("7"), "malformed_action", 400, "Meadow 1: the number of sheep must be a whole number from 0 to 100."),
+        (meadow(True), "malformed_action", 400, "Meadow 1: the number of sheep must be a whole number from 0 to 100."),
         ({"sheep": 7, "fenced": "yes", "wolf": False}, "malformed_action", 400, "Meadow 1: say yes or no to fenced and to an uncovered wolf."),
         ({"sheep": 7}, "malformed_action", 400, "Meadow 1: say yes or no to fenced and to an uncovered wolf."),
         (7, "malformed_action", 400, 'Meadow 1 must be an object with "sheep", "fenced" and "wolf".'),
@@ -506,7 +506,7 @@ def alert(page: str) -> str | None:
     [
         ("-3", 422, "Meadow 1: a meadow cannot have fewer than 0 sheep."),
         ("150", 422, "Meadow 1: 150 sheep is more than a meadow can hold; enter at most 100."),
-        ("lots", 400, "Meadow 1: the number of sheep must be a whole number."),
+        ("lots", 400, "Meadow 1: the number of sheep must be a whole number from 0 to 100."),
     ],
 )
 def test_rule_4_bad_sheep_counts_typed_on_a_phone_are_refused_with_a_sentence(app, client, typed, status, sentence):

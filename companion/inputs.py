@@ -1,0 +1,143 @@
+"""What the companion reads from a request, parsed in one place: whole numbers with bounds
+(typed in a form or sent as JSON), JSON bodies, and the names it stores.
+
+Pure Python (no Flask, no database), so the games' form readers use it too. A refusal is
+an InputError carrying a sentence; the web layer answers it like any other refusal.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import unicodedata
+from typing import Any
+
+from .games.errors import MalformedAction
+from .games.text import N_, Text
+
+# No count, score, seat or version at a table comes near this; a bigger number is a slip
+# or a probe. Bounding every number here keeps a huge one out of the rules' sentences
+# (Babel cannot format ~10^26) and out of Python's int-from-text limit (4,300 digits).
+NUMBER_LIMIT = 10**9
+_LONGEST_NUMBER = len(str(NUMBER_LIMIT))
+
+# Invisible characters that reorder the text around them (bidi embeddings, overrides and
+# isolates): in a name they would turn the sentences it stands in around.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class InputError(MalformedAction):
+    """A request the companion cannot read: 400, a stable code, a sentence (a refusal
+    like the rules' own, so it is answered wherever theirs are)."""
+
+    def __init__(self, code: str, text: Text):
+        super().__init__(text, code=code)
+
+
+TOO_LARGE = N_("A number in this request is too large: numbers go up to %(max)s.", max=NUMBER_LIMIT)
+
+
+# --- numbers ------------------------------------------------------------------------------
+def whole_number(typed: str | None) -> int | None:
+    """A whole number typed in a form field: decimal digits (of any script, as Python reads
+    them) with an optional sign, within ±NUMBER_LIMIT. None when it is not one: blank, a
+    superscript or circled digit (², ①), a fraction, words. Too many digits is refused."""
+    text = (typed or "").strip()
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not digits.isdecimal():
+        return None
+    if len(digits) > _LONGEST_NUMBER or abs(int(text)) > NUMBER_LIMIT:
+        raise InputError("number_too_large", TOO_LARGE)
+    return int(text)
+
+
+def number_or_none(typed: str | None) -> int | None:
+    """A number that only chooses what a page shows (the version a phone has, the seat the
+    host enters for): anything that is not a whole number in bounds shows the default."""
+    try:
+        return whole_number(typed)
+    except InputError:
+        return None
+
+
+def typed_value(typed: str) -> int | str:
+    """A form field's value as the rules should see it: a whole number as an int, anything
+    else as typed (stripped), for the rules to refuse with their own sentence."""
+    number = whole_number(typed)
+    return typed.strip() if number is None else number
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > _LONGEST_NUMBER or abs(int(text)) > NUMBER_LIMIT:
+        raise InputError("number_too_large", TOO_LARGE)
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or abs(value) > NUMBER_LIMIT:
+        raise InputError("number_too_large", TOO_LARGE)
+    return value
+
+
+def _json_constant(name: str) -> float:
+    raise InputError("number_too_large", TOO_LARGE)  # NaN, Infinity, -Infinity
+
+
+NOT_JSON = N_("The request body must be a JSON object.")
+NOT_UNICODE = N_("The request holds text that is not valid Unicode.")
+
+
+def load_json(raw: bytes | str) -> Any:
+    """A JSON document whose every number is within ±NUMBER_LIMIT and every text valid
+    Unicode (no lone surrogate, which JSON's \\ud800 escapes can make and nothing can store
+    or show). InputError otherwise."""
+    try:
+        value = json.loads(raw, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        if isinstance(error, InputError):
+            raise
+        raise InputError("malformed_json", NOT_JSON) from None
+    _check_texts(value)
+    return value
+
+
+def _check_texts(value: Any) -> None:
+    pending = [value]
+    while pending:  # by hand, not recursively: the parser takes deeper nesting than Python's stack
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str) and not is_valid_unicode(item):
+            raise InputError("invalid_text", NOT_UNICODE)
+
+
+def is_valid_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    return True
+
+
+# --- names --------------------------------------------------------------------------------
+def name_problem(name: str) -> Text | None:
+    """Why `name` cannot be a player's name (None if it can): it must be valid Unicode,
+    hold no control character, and show at least one letter, digit, mark of punctuation
+    or symbol (a name of spaces or zero-width characters alone is invisible)."""
+    if not is_valid_unicode(name):
+        return N_("A name must be made of real characters: this one holds broken text.")
+    if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS for char in name):
+        return N_("A name cannot hold control characters (line breaks, tabs, direction marks).")
+    if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
+        return N_("A name must show at least one letter, digit or symbol.")
+    return None
+
+
+def clean_name(name: str) -> str:
+    """A name as it is stored: trimmed, in one Unicode form (NFC), so "é" typed two ways is
+    one name."""
+    return unicodedata.normalize("NFC", name.strip()) if is_valid_unicode(name) else name.strip()

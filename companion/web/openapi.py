@@ -520,6 +520,7 @@ ERRORS = {
     404: "Unknown table.",
     409: "Stale expected_version, or nothing to undo.",
     413: "The body is over 64 KB.",
+    415: "The body is not marked as JSON (Content-Type: application/json).",
     422: "Well-formed but against the rules or out of range.",
     503: "The database cannot be used (a full disk, a read-only file): nothing was changed.",
 }
@@ -558,7 +559,7 @@ def paths() -> dict[str, Any]:
                 "summary": "Start a table: its id, the host token (shown once) and each seat's token and join link.",
                 "security": [],
                 "requestBody": json_body(ref("CreateTableRequest")),
-                "responses": responses(201, "The table was created.", ref("CreatedTable"), [400, 413, 422, 503]),
+                "responses": responses(201, "The table was created.", ref("CreatedTable"), [400, 413, 415, 422, 503]),
             }
         },
         "/api/tables/{table_id}": {
@@ -587,7 +588,7 @@ def paths() -> dict[str, Any]:
                 "security": BEARER_REQUIRED,
                 "parameters": [TABLE_ID],
                 "requestBody": json_body(ref("Action")),
-                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 422, 503]),
+                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 415, 422, 503]),
             }
         },
         "/api/tables/{table_id}/undo": {
@@ -597,7 +598,7 @@ def paths() -> dict[str, Any]:
                 "security": BEARER_REQUIRED,
                 "parameters": [TABLE_ID],
                 "requestBody": json_body(ref("UndoRequest"), required=False),
-                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 503]),
+                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 415, 503]),
             }
         },
     }

@@ -1,0 +1,293 @@
+"""Hostile input never gets a 5xx, and a refused request changes nothing.
+
+Hypothesis sends, against the JSON API and the page forms of every game, the inputs that
+once answered 500: integers far past any bound (~10^26 and beyond), numbers of thousands
+of digits, Unicode digits that are not ASCII (², ①, ٣, ９), and any Unicode text: lone
+surrogates, zero-width and bidi characters, control characters, right-to-left scripts.
+Every answer must be below 500, and every refused one must leave the database as it was
+(no table created, no version moved).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion import create_app
+from companion.games import GAMES
+from companion.inputs import NUMBER_LIMIT
+
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+huge_integers = st.one_of(
+    st.integers(min_value=NUMBER_LIMIT + 1, max_value=10**40),
+    st.integers(max_value=-NUMBER_LIMIT - 1, min_value=-(10**40)),
+    st.just(10**26),
+    st.just(-(10**26)),
+)
+unicode_digits = st.lists(st.sampled_from("²³①⑳٣۷߃१੨๙９𝟗Ⅻ½⁴₅"), min_size=1, max_size=4).map("".join)
+lone_surrogates = st.integers(0xD800, 0xDFFF).map(chr)
+invisible = st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u202e", "\u2066", "\u200f", " "])
+controls = st.sampled_from(["\x00", "\x07", "\t", "\n", "\r", "\x1b", "\x7f", "\x85", "\u2028", "\u2029"])
+any_text = st.one_of(
+    st.text(max_size=30),
+    st.lists(st.one_of(lone_surrogates, invisible, controls, st.characters()), max_size=12).map("".join),
+    unicode_digits,
+    st.sampled_from(["עמית", "مريم", "Ⅻ", "\u202eanA", "A\u0301na", "🐑", "9" * 5000]),
+)
+hostile = st.one_of(huge_integers, any_text, unicode_digits, st.text(alphabet="0123456789", min_size=30, max_size=5000))
+
+
+def with_hostile(base: dict, data) -> dict:
+    """`base` with one field (or a new one) replaced by a hostile value, sometimes nested."""
+    field = data.draw(st.sampled_from([*base, "seat", "expected_version", "extra"]))
+    value = data.draw(st.one_of(hostile, st.lists(hostile, max_size=3), st.dictionaries(any_text, hostile, max_size=2)))
+    return {**base, field: value}
+
+
+def json_bytes(value) -> bytes:
+    """JSON as a phone could send it: lone surrogates escaped (\\ud800), as JSON allows."""
+    return json.dumps(value).encode()
+
+
+def form_bytes(fields: list[tuple[str, str]]) -> bytes:
+    """An urlencoded form. A lone surrogate goes as its raw (invalid UTF-8) bytes: no
+    browser sends those, a script can."""
+    return "&".join(
+        f"{quote(name.encode('utf-8', 'surrogatepass'))}={quote(value.encode('utf-8', 'surrogatepass'))}"
+        for name, value in fields
+    ).encode()
+
+
+BASE_ACTIONS = {
+    "pickomino": [
+        {"type": "roll", "dice": [1, 2, 3, 4, 5, "worm", "worm", "worm"]},
+        {"type": "set_aside", "face": "worm", "count": 2},
+        {"type": "keep", "face": 5},
+        {"type": "stop", "take": "grill"},
+    ],
+    "heckmeck-barbecue": [{"type": "set_aside", "face": 6, "count": 3}, {"type": "roll", "dice": [6] * 8}],
+    "lobo": [
+        {"type": "meadows", "meadows": [{"sheep": 4, "fenced": True, "wolf": False}]},
+        {"type": "choose_color", "color": "red"},
+        {"type": "abandon"},
+    ],
+    "twenty-one": [
+        {"type": "roll", "dice": {"white": 1, "black": 2, "red": 3, "blue": 4, "yellow": 5, "green": 6}},
+        {"type": "enter", "colors": ["white"]},
+    ],
+}
+OPTIONS = {"lobo": {"deal_colors": False}}
+
+
+class World:
+    """One app on a real SQLite file with a table of every game, each with a phone joined
+    to seat 0 and the API tokens."""
+
+    def __init__(self, tmp_path):
+        self.database = str(tmp_path / "companion.sqlite3")
+        self.app = create_app({"DATABASE": self.database, "SECRET_KEY": "test", "TESTING": True})
+        self.api = self.app.test_client()
+        self.tables = {}
+        for slug in GAMES:
+            players = ["Ana", "Bruno", "Caio"]
+            created = self.api.post("/api/tables", json={"game": slug, "players": players, "options": OPTIONS.get(slug, {})})
+            assert created.status_code == 201, created.get_json()
+            body = created.get_json()
+            phone = self.app.test_client()
+            assert phone.get(f"/j/{body['seats'][0]['token']}").status_code == 303
+            csrf = re.search(r'name="csrf_token" value="([^"]+)"', phone.get(f"/t/{body['id']}").text).group(1)
+            self.tables[slug] = {**body, "phone": phone, "csrf": csrf}
+        if "lobo" in self.tables:  # meadows are entered after the end
+            lobo = self.tables["lobo"]
+            ended = self.api.post(f"/api/tables/{lobo['id']}/actions", json={"type": "end"}, headers=self.bearer(lobo["host_token"]))
+            assert ended.status_code == 200
+
+    @staticmethod
+    def bearer(token: str) -> dict:
+        return {"Authorization": f"Bearer {token}"}
+
+    def snapshot(self) -> tuple:
+        """Every table's version and row counts: what a refusal must leave alone."""
+        connection = sqlite3.connect(self.database)
+        try:
+            return (
+                tuple(connection.execute("SELECT id, version, status FROM game_tables ORDER BY id")),
+                connection.execute("SELECT count(*) FROM events").fetchone(),
+                connection.execute("SELECT count(*) FROM seats").fetchone(),
+            )
+        finally:
+            connection.close()
+
+
+@pytest.fixture
+def world(tmp_path):
+    return World(tmp_path)
+
+
+def assert_no_5xx_and_refusal_changes_nothing(world, before, response, accepted=(200, 201, 303)):
+    assert response.status_code < 500, response.get_data(as_text=True)[:500]
+    if response.status_code not in accepted:
+        assert world.snapshot() == before, f"a refused request ({response.status_code}) changed the database"
+
+
+# --- the JSON API ---------------------------------------------------------------------------
+@FUZZ
+@given(data=st.data())
+def test_bad_input_api_actions_of_every_game(world, data):
+    slug = data.draw(st.sampled_from(sorted(world.tables)))
+    table = world.tables[slug]
+    action = with_hostile(data.draw(st.sampled_from(BASE_ACTIONS[slug])), data)
+    token = data.draw(st.sampled_from([table["host_token"], table["seats"][0]["token"]]))
+    before = world.snapshot()
+    response = world.api.post(
+        f"/api/tables/{table['id']}/actions", data=json_bytes(action), content_type="application/json", headers=world.bearer(token)
+    )
+    assert_no_5xx_and_refusal_changes_nothing(world, before, response)
+    if response.status_code == 200:
+        undone = world.api.post(f"/api/tables/{table['id']}/undo", headers=world.bearer(table["host_token"]))
+        assert undone.status_code == 200
+
+
+@FUZZ
+@given(data=st.data(), names=st.lists(any_text, min_size=1, max_size=5))
+def test_bad_input_api_new_tables(world, data, names):
+    slug = data.draw(st.sampled_from(sorted(GAMES)))
+    body = {"game": slug, "players": names}
+    if data.draw(st.booleans()):
+        body["options"] = data.draw(st.dictionaries(st.sampled_from(["spot_worms", "sheets", "deal_colors", "sheet_layouts"]), hostile, max_size=2))
+    before = world.snapshot()
+    response = world.api.post("/api/tables", data=json_bytes(body), content_type="application/json")
+    assert_no_5xx_and_refusal_changes_nothing(world, before, response)
+
+
+@FUZZ
+@given(number=huge_integers)
+def test_bad_input_a_huge_integer_is_refused_with_a_sentence(world, number):
+    table = world.tables["pickomino"]
+    before = world.snapshot()
+    response = world.api.post(
+        f"/api/tables/{table['id']}/actions",
+        data=json_bytes({"type": "set_aside", "face": number, "count": 1}),
+        content_type="application/json",
+        headers=world.bearer(table["host_token"]),
+    )
+    assert response.status_code == 400
+    assert response.get_json() == {"code": "number_too_large", "error": "A number in this request is too large: numbers go up to 1,000,000,000."}
+    assert world.snapshot() == before
+
+
+def test_bad_input_a_lone_surrogate_is_refused_with_a_sentence(world):
+    before = world.snapshot()
+    response = world.api.post("/api/tables", data=b'{"game": "pickomino", "players": ["Ana", "B\\ud800"]}', content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "invalid_text"
+    assert world.snapshot() == before
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None])
+def test_bad_input_json_endpoints_take_only_json(world, content_type):
+    """A cross-site form can post text/plain that happens to be JSON: refused, 415."""
+    table = world.tables["pickomino"]
+    body = json.dumps({"game": "pickomino", "players": ["Ana", "Bruno"]})
+    before = world.snapshot()
+    for url, headers in [
+        ("/api/tables", {}),
+        (f"/api/tables/{table['id']}/actions", world.bearer(table["host_token"])),
+        (f"/api/tables/{table['id']}/undo", world.bearer(table["host_token"])),
+    ]:
+        response = world.api.post(url, data=body, headers={**headers, **({"Content-Type": content_type} if content_type else {})})
+        assert response.status_code == 415, (url, response.status_code)
+        assert response.get_json()["code"] == "unsupported_media_type"
+    assert world.snapshot() == before
+
+
+# --- the page forms -------------------------------------------------------------------------
+@FUZZ
+@given(data=st.data())
+def test_bad_input_page_taps_of_every_game(world, data):
+    slug = data.draw(st.sampled_from(sorted(world.tables)))
+    table = world.tables[slug]
+    base = data.draw(st.sampled_from(BASE_ACTIONS[slug]))
+    action_text = json.dumps(with_hostile(base, data)) if data.draw(st.booleans()) else data.draw(any_text)
+    typed = st.one_of(hostile.filter(lambda value: isinstance(value, str)), huge_integers.map(str), unicode_digits)
+    fields = [("csrf_token", table["csrf"]), ("action", action_text)]
+    for name in data.draw(st.lists(st.sampled_from(
+        ["meadow-0-sheep", "meadow-1-sheep", "die-white", "die-red", "seat", "expected_version", "as", "pick"]
+    ), max_size=4, unique=True)):
+        fields.append((name, data.draw(typed)))
+    before = world.snapshot()
+    response = table["phone"].post(
+        f"/t/{table['id']}/act", data=form_bytes(fields), content_type="application/x-www-form-urlencoded",
+        headers={"HX-Request": "true"},
+    )
+    assert_no_5xx_and_refusal_changes_nothing(world, before, response)
+    query = form_bytes([("v", data.draw(typed)), ("as", data.draw(typed))]).decode()
+    poll = table["phone"].get(f"/t/{table['id']}/poll?{query}")
+    assert poll.status_code < 500
+
+
+@FUZZ
+@given(data=st.data(), names=st.lists(any_text, min_size=1, max_size=4))
+def test_bad_input_start_form(world, data, names):
+    slug = data.draw(st.sampled_from(sorted(GAMES)))
+    phone = world.tables["pickomino"]["phone"]
+    fields = [("csrf_token", world.tables["pickomino"]["csrf"]), ("game", slug)] + [("player", name) for name in names]
+    typed = st.one_of(hostile.filter(lambda value: isinstance(value, str)), huge_integers.map(str), unicode_digits)
+    for option in data.draw(st.lists(st.sampled_from(
+        ["heckmeck-barbecue.spot_worms.30", "heckmeck-barbecue.spot_worms.", "twenty-one.sheets.0", "twenty-one.sheets.99999999999999999999",
+         "twenty-one.sheet_layouts.0.0.0", "lobo.deal_colors"]
+    ), max_size=3, unique=True)):
+        fields.append((option, data.draw(typed)))
+    before = world.snapshot()
+    response = phone.post("/tables", data=form_bytes(fields), content_type="application/x-www-form-urlencoded")
+    assert_no_5xx_and_refusal_changes_nothing(world, before, response)
+
+
+# --- names ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "name, sentence",
+    [
+        ("\u200b\u200b", "A name must show at least one letter, digit or symbol."),
+        ("\u00ad\u2060 ", "A name must show at least one letter, digit or symbol."),
+        ("Ana\nBruno", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        ("Ana\x00", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        ("\u202eanA", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+    ],
+)
+def test_bad_input_invisible_or_control_names_are_refused_with_a_sentence(world, name, sentence):
+    before = world.snapshot()
+    response = world.api.post("/api/tables", json={"game": "pickomino", "players": ["Ana", name]})
+    assert response.status_code == 422
+    assert response.get_json() == {"code": "name_invalid", "error": sentence}
+    assert world.snapshot() == before
+
+
+def test_bad_input_names_in_any_script_are_welcome_and_stored_in_one_form(world):
+    response = world.api.post("/api/tables", json={"game": "pickomino", "players": ["עמית", "مريم", "A\u0301na", "🐑"]})
+    assert response.status_code == 201
+    assert [seat["name"] for seat in response.get_json()["seats"]] == ["עמית", "مريم", "\u00c1na", "🐑"]
+    taken = world.api.post("/api/tables", json={"game": "pickomino", "players": ["\u00c1na", "A\u0301NA"]})
+    assert taken.get_json()["code"] == "duplicate_name"  # one name however its accent was typed
+
+
+@pytest.mark.parametrize("typed", ["²", "①", "٣٣٣", "9" * 5000, str(10**26)])
+def test_bad_input_typed_numbers_on_a_page_are_refused_with_a_sentence(world, typed):
+    table = world.tables["lobo"]
+    before = world.snapshot()
+    fields = [("csrf_token", table["csrf"]), ("action", json.dumps({"type": "meadows"})), ("meadow-0-sheep", typed)]
+    response = table["phone"].post(f"/t/{table['id']}/act", data=form_bytes(fields), content_type="application/x-www-form-urlencoded", headers={"HX-Request": "true"})
+    assert response.status_code in (400, 422)
+    alert = re.search(r'role="alert">([^<]+)<', response.text).group(1).strip()
+    assert alert in (
+        "Meadow 1: the number of sheep must be a whole number from 0 to 100.",
+        "Meadow 1: 333 sheep is more than a meadow can hold; enter at most 100.",
+        "A number in this request is too large: numbers go up to 1,000,000,000.",
+    )
+    assert world.snapshot() == before

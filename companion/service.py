@@ -338,6 +338,13 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> Tab
     with _writing(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
+        if table.row.get("rematch_id") is not None:
+            # Its result started the rematch (who starts, the game night): it is final.
+            raise ServiceError(
+                409,
+                "rematch_started",
+                N_("A rematch has started from this game: its result is final and cannot be undone."),
+            )
         last = store.last_event_in_effect(db, table_id)
         if last is None:
             raise ServiceError(409, "nothing_to_undo", N_("There is nothing to undo."))
@@ -363,5 +370,7 @@ def _save(db, table: Table, state: dict[str, Any], version: int) -> None:
 
 
 def can_undo(db, table: Table, viewer: Viewer) -> bool:
+    if table.row.get("rematch_id") is not None:
+        return False
     last = store.last_event_in_effect(db, table.id)
     return last is not None and (viewer.host or (viewer.seat is not None and viewer.seat == last["seat"]))

@@ -276,6 +276,23 @@ def test_rematch_without_the_csrf_token_is_refused(app, client):
     assert table_count(app) == 1
 
 
+def test_rule_6_no_undo_once_a_rematch_has_started_from_the_table(app, client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    host = host_phone(app, table)
+    assert "Undo the last action" in host.get(f"/t/{table.id}").get_data(as_text=True)
+    new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
+    refused = client.post(f"/api/tables/{table.id}/undo", headers=bearer(table.host))
+    assert refused.status_code == 409
+    assert refused.get_json() == {
+        "code": "rematch_started",
+        "error": "A rematch has started from this game: its result is final and cannot be undone.",
+    }
+    state = client.get(f"/api/tables/{table.id}").get_json()
+    assert (state["status"], state["rematch"]) == ("finished", new_id)
+    assert "Undo the last action" not in host.get(f"/t/{table.id}").get_data(as_text=True)
+
+
 def test_a_second_tap_finds_the_same_rematch(app, client):
     table = create(client, "lobo", ("Ana", "Bruno"))
     play_lobo(client, table, [4, 2])

@@ -143,7 +143,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
-    db.migrate(app.config["DATABASE"], app.config["SQLITE_PRAGMAS"])
+    app.config["DATABASE_FROZEN"] = db.open_database(app.config["DATABASE"], app.config["SQLITE_PRAGMAS"])
     app.teardown_appcontext(db.close_db)
 
     # The catalogs live in the package (companion/translations); their .mo files are

@@ -13,6 +13,7 @@ from pathlib import Path
 import qrcode
 
 from . import MAX_SERVER_BODY_BYTES, create_app, default_database, processes
+from .db import DatabaseUnusable
 from .web.links import public_base
 
 
@@ -21,7 +22,11 @@ def serve(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
-    app = create_app({"PUBLIC_URL": public_url} if public_url else None)
+    try:
+        app = create_app({"PUBLIC_URL": public_url} if public_url else None)
+    except DatabaseUnusable as error:
+        print(error, file=sys.stderr)
+        return 1
     address = public_base(args.port, public_url)
     print(f"Companion is running. Phones on the same network open: {address}", flush=True)
     if sys.stdout.isatty():
@@ -33,6 +38,8 @@ def serve(args: argparse.Namespace) -> int:
         code.add_data(address + "/")
         code.print_ascii(invert=True)
     print(f"Database: {app.config['DATABASE']}", flush=True)
+    if app.config["DATABASE_FROZEN"]:
+        print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
     workers = processes.default_count() if args.processes is None else args.processes
     if workers <= 1 or args.port == 0 or not processes.supported():

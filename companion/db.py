@@ -103,13 +103,20 @@ MIGRATIONS: list[str] = [
 ]
 
 
-def connect(path: str | Path, pragmas: dict[str, str | int] | None = None) -> sqlite_utils.Database:
+class DatabaseUnusable(Exception):
+    """The database can be neither written nor read as it is: the sentence says why and
+    what to do."""
+
+
+def connect(path: str | Path, pragmas: dict[str, str | int] | None = None, frozen: bool = False) -> sqlite_utils.Database:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE).
 
     `pragmas` (the SQLITE_PRAGMAS setting) come after the defaults and may override them.
+    `frozen`: the database is read as a file nobody changes (see open_database).
     """
     # the timeout is SQLite's busy timeout: a writer waits that long for another's lock
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=True)
+    target, uri = (Path(path).resolve().as_uri() + "?mode=ro&immutable=1", True) if frozen else (str(path), False)
+    conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=True, uri=uri)
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
     for name, value in (pragmas or {}).items():
@@ -117,6 +124,39 @@ def connect(path: str | Path, pragmas: dict[str, str | int] | None = None) -> sq
     db = sqlite_utils.Database(conn)
     db.snapshots = snapshots.for_database(path)
     return db
+
+
+def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None) -> bool:
+    """Bring the database to the current schema; whether it must be read frozen.
+
+    A WAL database in a folder nobody may write cannot even be read the usual way: SQLite
+    needs its -shm file beside it, and cannot create it. Such a database, closed cleanly
+    (no -wal left), is read as a file nobody changes (SQLite's immutable mode) and served
+    for reading; every write is refused with a sentence. Anything else it cannot use
+    raises DatabaseUnusable with a sentence."""
+    try:
+        migrate(path, pragmas)
+        return False
+    except sqlite3.OperationalError as error:
+        if not is_storage_failure(error) or not Path(path).is_file():
+            raise
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise DatabaseUnusable(
+            f"The database {path} cannot be opened: its folder is read-only and its last writes are still in"
+            f" {wal.name}. Make the folder writable (or copy the folder somewhere writable) and start again."
+        )
+    db = connect(path, pragmas, frozen=True)
+    try:
+        version = db.conn.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        db.conn.close()
+    if version != len(MIGRATIONS):
+        raise DatabaseUnusable(
+            f"The database {path} is read-only and was made by an older companion: it must be upgraded, which"
+            " needs writing. Make it writable and start again."
+        )
+    return True
 
 
 def migrate(path: str | Path, pragmas: dict[str, str | int] | None = None) -> None:
@@ -151,8 +191,11 @@ def is_storage_failure(error: BaseException) -> bool:
 
 def get_db() -> sqlite_utils.Database:
     if "db" not in g:
-        keep_open(current_app._get_current_object())
-        g.db = connect(current_app.config["DATABASE"], current_app.config.get("SQLITE_PRAGMAS"))
+        app = current_app._get_current_object()
+        frozen = app.config.get("DATABASE_FROZEN", False)
+        if not frozen:  # a frozen database has no WAL to keep
+            keep_open(app)
+        g.db = connect(app.config["DATABASE"], app.config.get("SQLITE_PRAGMAS"), frozen)
     return g.db
 
 

@@ -313,8 +313,8 @@ def _failure_consequence(state: dict[str, Any], record: dict[str, Any]) -> Text:
     if record["reason"] == "no_snail":
         return N_("the game is over.")
     if not state["snail_supply"]:
-        return N_("the snail supply is empty: the game is over.")
-    return N_("every spot has two plates or a snail: no snail can be placed and the game is over.")
+        return N_("the snail supply is empty, so the game is over.")
+    return N_("every spot has two plates or a snail, so no snail can be placed and the game is over.")
 
 
 def _points_made_of(worms: int, snails: int) -> Text:

@@ -446,7 +446,7 @@ def test_rule_3_end_after_a_failed_turn_with_an_empty_supply():
     state = failing(state, 0)
     assert GAME.is_finished(state) and GAME.current_seat(state) is None
     assert state["last_turn"]["snail_to"] is None
-    assert said(state) == "Ana failed (declared failed): the snail supply is empty: the game is over."
+    assert said(state) == "Ana failed (declared failed): the snail supply is empty, so the game is over."
 
 
 def test_rule_3_end_after_a_failed_turn_when_every_spot_has_two_plates_or_a_snail():
@@ -456,7 +456,7 @@ def test_rule_3_end_after_a_failed_turn_when_every_spot_has_two_plates_or_a_snai
     assert GAME.is_finished(state)
     assert state["snail_supply"] == SNAILS - 4
     assert said(state) == (
-        "Ana failed (declared failed): every spot has two plates or a snail: no snail can be placed and the game is over."
+        "Ana failed (declared failed): every spot has two plates or a snail, so no snail can be placed and the game is over."
     )
 
 

@@ -98,3 +98,32 @@ def test_issue_7_small_whole_numbers_are_written_as_babel_writes_them(app, langu
     with app.test_request_context(headers={"Accept-Language": language}):
         for value in [*range(0, 1001), 1234, 1_000_000, -1, -27, -1000]:
             assert whole_number(value) == format_decimal(value)
+
+
+def barbecue_endings():
+    """Heckmeck Barbecue's three ways to end, each played to its last line: a failure with
+    the snail supply empty, a failure with no spot for a snail, a result above 36 with no
+    snail left anywhere."""
+    from companion.games import GAMES
+
+    game = GAMES["heckmeck-barbecue"]
+    fresh = game.setup(["Ana", "Bruno"], game.effective_options({}))
+    supply_empty = {**fresh, "snail_supply": 0}
+    no_room = {**fresh, "spots": [{**spot, "plates": [0, 0]} for spot in fresh["spots"]]}
+    failing = [{"type": "set_aside", "face": 1, "count": 1}, {"type": "bust"}]
+    above_36 = [{"type": "set_aside", "face": "worm", "count": 4}, {"type": "set_aside", "face": 6, "count": 3}, {"type": "set_aside", "face": 4, "count": 1}]
+    for state, actions in [(supply_empty, failing), (no_room, failing), (supply_empty, above_36)]:
+        for action in actions:
+            state = game.apply(state, 0, action)
+        assert game.is_finished(state)
+        yield game.describe_last_turn(state)
+
+
+@pytest.mark.parametrize("language", ["en", "pt", "fr", "ro"])
+def test_issue_13_every_end_of_game_sentence_has_one_colon_at_most(app, language):
+    """A failed turn's line is "<who> failed (<why>): <what followed>": what followed, and
+    above all the game's end, brings no colon of its own."""
+    endings = [rendered(app, language, line) for line in barbecue_endings()]
+    assert len(endings) == 3
+    for line in endings:
+        assert line.count(":") == 1, line

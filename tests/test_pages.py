@@ -247,3 +247,30 @@ def test_a_barbecue_plate_names_its_owner_and_colour(client):
     page = client.get(f"/t/{created['id']}").text
     assert 'class="plate plate-green" title="Ana (green)"' in page  # Ana's plate on the grill
     assert 'class="plate plate-yellow" title="Bruno (yellow)"' in page  # beside Bruno's name
+
+
+def test_rule_1_no_failure_before_anything_is_set_aside_the_page_offers_no_such_button(app, client):
+    table_id = start_table(client)
+    ana = app.test_client()
+    ana.get(f"/j/{join_links(client, table_id)[0]}")
+    failed = '{"type": "bust"}'
+    assert failed not in html.unescape(ana.get(f"/t/{table_id}").text)  # the turn's start: no "turn failed"
+    response = tap(ana, table_id, {"type": "bust"}, 0)  # a stale page or a script sends it anyway
+    assert response.status_code == 422
+    assert alert(response.text) == (
+        "A turn cannot fail before any dice are set aside: the first roll of all 8 dice always shows a face you can keep."
+    )
+    assert ana.get(f"/api/tables/{table_id}").get_json()["version"] == 0
+    tap(ana, table_id, {"type": "set_aside", "face": 2, "count": 3}, 0)
+    assert failed in html.unescape(ana.get(f"/t/{table_id}").text)  # once a group is set aside, it is offered
+
+
+def test_rule_4_the_meadow_form_says_an_uncovered_wolf_is_a_wolf_tile_with_no_hunter_on_it(app, client):
+    created = client.post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]}).get_json()
+    client.post(f"/api/tables/{created['id']}/actions", json={"type": "end"}, headers={"Authorization": f"Bearer {created['host_token']}"})
+    ana = app.test_client()
+    ana.get(f"/j/{created['seats'][0]['token']}")
+    page = html.unescape(ana.get(f"/t/{created['id']}").text)
+    assert "it borders a forest where a wolf tile has no hunter tile on it." in page
+    assert "A hunter that only guards a forest covers no wolf." in page
+    assert "more wolves than hunters" not in page

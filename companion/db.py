@@ -100,6 +100,12 @@ MIGRATIONS: list[str] = [
     UPDATE seats SET name_key = companion_name_key(name);
     CREATE INDEX seats_by_player ON seats (name_key);
     """,
+    # Going back to any line and redoing: the table version an event was undone at (which
+    # undone actions can still be redone), and on a redone action the event it repeats.
+    """
+    ALTER TABLE events ADD COLUMN undone_version INTEGER;
+    ALTER TABLE events ADD COLUMN redo_of INTEGER;
+    """,
 ]
 
 

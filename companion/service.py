@@ -332,33 +332,98 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     return table
 
 
-def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> Table:
+def _refuse_after_rematch(table: Table) -> None:
+    if table.row.get("rematch_id") is not None:
+        # Its result started the rematch (who starts, the game night): it is final.
+        raise ServiceError(
+            409,
+            "rematch_started",
+            N_("A rematch has started from this game: its result is final and cannot be undone."),
+        )
+
+
+def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_seq: Any = None) -> Table:
+    """Undo the last action still in effect or, with `from_seq`, that line of the log and
+    every later one still in effect (the host going back to fix an earlier mistake). Each
+    undone action stays in the log, marked, and can be redone (see redo)."""
     if viewer.anonymous:
         raise ServiceError(401, "no_token", N_("Join the table with your own link to undo."))
+    if from_seq is not None and (isinstance(from_seq, bool) or not isinstance(from_seq, int)):
+        raise ServiceError(400, "malformed_request", N_("The line to go back to must be a whole number."))
     with _writing(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
-        if table.row.get("rematch_id") is not None:
-            # Its result started the rematch (who starts, the game night): it is final.
-            raise ServiceError(
-                409,
-                "rematch_started",
-                N_("A rematch has started from this game: its result is final and cannot be undone."),
-            )
+        _refuse_after_rematch(table)
         last = store.last_event_in_effect(db, table_id)
         if last is None:
             raise ServiceError(409, "nothing_to_undo", N_("There is nothing to undo."))
+        target = last if from_seq is None else store.event_in_effect(db, table_id, from_seq)
+        if target is None:
+            raise ServiceError(
+                422, "line_not_in_effect", N_("Line %(seq)s of the log is not in effect: there is nothing to undo there.", seq=from_seq)
+            )
+        if not viewer.host and target["seq"] != last["seq"]:
+            raise ServiceError(403, "host_only", N_("Only the host can go back further than the last action."))
         if not viewer.host and viewer.seat != last["seat"]:
             raise ServiceError(
                 403,
                 "not_your_action",
                 N_("Only %(name)s or the host can undo the last action.", name=table.names[last["seat"]]),
             )
-        store.mark_undone(db, table_id, last["seq"])
-        state = replay(db, table.game, table.row, table.names)
-        _save(db, table, state, table.version + 1)
+        version = table.version + 1
+        store.mark_undone_from(db, table_id, target["seq"], version)
+        _save(db, table, replay(db, table.game, table.row, table.names), version)
     db.snapshots.put((table_id, table.version), table.state)
     return table
+
+
+@dataclass
+class Redone:
+    table: Table
+    count: int  # actions entered again
+    stopped: ServiceError | None  # why a redo of everything stopped early, if it did
+
+
+def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[str, Any]:
+    if not viewer.host and viewer.seat != event["seat"]:
+        raise ServiceError(
+            403, "not_your_action", N_("Only %(name)s or the host can redo %(name)s's action.", name=table.names[event["seat"]])
+        )
+    try:
+        return table.game.apply(table.state, event["seat"], event["action"])
+    except RuleError as error:
+        raise ServiceError.from_rule(error) from None
+
+
+def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:
+    """Enter the next undone action again (store.redoable) or, with `everything`, each in
+    turn: every one is checked by the rules again, and the first that no longer applies
+    stops the redo with its sentence (those before it stay entered). Allowed to the host,
+    and to a player for their own action."""
+    if viewer.anonymous:
+        raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
+    with _writing(db):
+        table = load(db, table_id)
+        _check_expected_version(table, expected_version)
+        _refuse_after_rematch(table)
+        pending = store.redoable(db, table_id)
+        if not pending:
+            raise ServiceError(409, "nothing_to_redo", N_("There is nothing to redo."))
+        count, stopped = 0, None
+        for event in pending if everything else pending[:1]:
+            try:
+                state = _redone_state(table, viewer, event)
+            except ServiceError as refused:
+                if count == 0:
+                    raise
+                stopped = refused
+                break
+            version = table.version + 1
+            store.append_event(db, table_id, version, event["seat"], event["by_host"], event["action"], redo_of=event["seq"])
+            _save(db, table, state, version)
+            count += 1
+    db.snapshots.put((table_id, table.version), table.state)
+    return Redone(table, count, stopped)
 
 
 def _save(db, table: Table, state: dict[str, Any], version: int) -> None:
@@ -374,3 +439,16 @@ def can_undo(db, table: Table, viewer: Viewer) -> bool:
         return False
     last = store.last_event_in_effect(db, table.id)
     return last is not None and (viewer.host or (viewer.seat is not None and viewer.seat == last["seat"]))
+
+
+def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
+    """The undone actions `viewer` can redo in a row from here, each with its log line."""
+    if table.row.get("rematch_id") is not None or viewer.anonymous:
+        return []
+    offer = []
+    for event in store.redoable(db, table.id):
+        if not viewer.host and viewer.seat != event["seat"]:
+            break
+        line = table.game.describe_action(table.state, event["seat"], event["action"])
+        offer.append({**event, "text": render(line)})
+    return offer

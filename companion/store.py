@@ -133,7 +133,7 @@ def moves(db, table_id: str) -> list[tuple[int, dict[str, Any]]]:
 def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]:
     """The whole log in order, or only its `latest` events."""
     rows = db.execute(
-        "SELECT * FROM (SELECT seq, seat, by_host, action, undone, at, undone_at FROM events"
+        "SELECT * FROM (SELECT seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of FROM events"
         " WHERE table_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
         [table_id, -1 if latest is None else latest],
     )
@@ -146,9 +146,38 @@ def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]
             "undone": bool(undone),
             "at": at,
             "undone_at": undone_at,
+            "undone_version": undone_version,
+            "redo_of": redo_of,
         }
-        for seq, seat, by_host, action, undone, at, undone_at in rows
+        for seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of in rows
     ]
+
+
+def redoable(db, table_id: str) -> list[dict[str, Any]]:
+    """The undone actions that can be entered again, in order: the log's appends and undos
+    replayed in the order they happened (an event's seq is the version it made, an undo's
+    is its undone_version). An undo puts the actions it undid in front of the list; a redo
+    takes its action out; an action entered anew takes the place of the first one (the
+    correction of the line gone back to), so what follows can be redone on top of it."""
+    log = events(db, table_id)
+    by_seq = {event["seq"]: event for event in log}
+    undos: dict[int, list[dict[str, Any]]] = {}
+    for event in log:
+        if event["undone"] and event["undone_version"] is not None:
+            undos.setdefault(event["undone_version"], []).append(event)
+    happenings = sorted(
+        [(event["seq"], "entered", [event]) for event in log] + [(version, "undone", undone) for version, undone in undos.items()],
+        key=lambda happening: happening[0],
+    )
+    pending: list[dict[str, Any]] = []
+    for _version, kind, touched in happenings:
+        if kind == "undone":
+            pending = [by_seq[event["redo_of"] or event["seq"]] for event in touched] + pending
+        elif touched[0]["redo_of"] is not None:
+            pending = [event for event in pending if event["seq"] != touched[0]["redo_of"]]
+        else:
+            pending = pending[1:]
+    return pending
 
 
 def actions_after(db, table_id: str, version: int) -> list[tuple[int, dict[str, Any]]]:
@@ -170,7 +199,9 @@ def last_event_in_effect(db, table_id: str) -> dict[str, Any] | None:
     return None if row is None else {"seq": row[0], "seat": row[1], "by_host": bool(row[2])}
 
 
-def append_event(db, table_id: str, seq: int, seat: int, by_host: bool, action: dict[str, Any]) -> None:
+def append_event(
+    db, table_id: str, seq: int, seat: int, by_host: bool, action: dict[str, Any], redo_of: int | None = None
+) -> None:
     db["events"].insert(
         {
             "table_id": table_id,
@@ -180,12 +211,25 @@ def append_event(db, table_id: str, seq: int, seat: int, by_host: bool, action: 
             "action": json.dumps(action),
             "undone": 0,
             "at": now(),
+            "redo_of": redo_of,
         }
     )
 
 
-def mark_undone(db, table_id: str, seq: int) -> None:
-    db.execute("UPDATE events SET undone = 1, undone_at = ? WHERE table_id = ? AND seq = ?", [now(), table_id, seq])
+def mark_undone_from(db, table_id: str, seq: int, version: int) -> int:
+    """Undo the event `seq` and every later one still in effect, at table `version`; how many."""
+    cursor = db.execute(
+        "UPDATE events SET undone = 1, undone_at = ?, undone_version = ? WHERE table_id = ? AND seq >= ? AND undone = 0",
+        [now(), version, table_id, seq],
+    )
+    return cursor.rowcount
+
+
+def event_in_effect(db, table_id: str, seq: int) -> dict[str, Any] | None:
+    row = db.execute(
+        "SELECT seq, seat, by_host FROM events WHERE table_id = ? AND seq = ? AND undone = 0", [table_id, seq]
+    ).fetchone()
+    return None if row is None else {"seq": row[0], "seat": row[1], "by_host": bool(row[2])}
 
 
 def update_table(db, table_id: str, version: int, status: str, current_seat: int | None) -> None:

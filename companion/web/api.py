@@ -132,5 +132,27 @@ def post_undo(table_id: str):
     require_table(table_id)
     who = viewer(table_id)
     data = body(optional=True)
-    table = service.undo(db, table_id, who, data.get("expected_version"))
+    table = service.undo(db, table_id, who, data.get("expected_version"), data.get("from"))
     return jsonify(service.view(table, who))
+
+
+@bp.post("/tables/<table_id>/redo")
+def post_redo(table_id: str):
+    db = get_db()
+    require_table(table_id)
+    who = viewer(table_id)
+    data = body(optional=True)
+    everything = data.get("all", False)
+    if not isinstance(everything, bool):
+        raise service.ServiceError(400, "malformed_request", N_('"all" must be true or false.'))
+    redone = service.redo(db, table_id, who, data.get("expected_version"), everything)
+    stopped = redone.stopped
+    return jsonify(
+        {
+            **service.view(redone.table, who),
+            "redo": {
+                "redone": redone.count,
+                "stopped": None if stopped is None else {"code": stopped.code, "error": render(stopped.text)},
+            },
+        }
+    )

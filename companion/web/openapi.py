@@ -196,9 +196,25 @@ def request_schemas() -> dict[str, Any]:
         ),
         "TwentyOneCross": action("cross", "twenty-one: cross out the leftmost empty field of the current row.", TWENTY_ONE_SEEN),
         "UndoRequest": obj(
-            {"expected_version": {**VERSION, "description": "409 stale_version if the table has moved on."}},
+            {
+                "expected_version": {**VERSION, "description": "409 stale_version if the table has moved on."},
+                "from": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "The host goes back to a line of the log (its seq): that action and every later one "
+                    "still in effect are undone. Without it, the latest action still in effect.",
+                },
+            },
             required=[],
             description="Optional: an empty body undoes without a version check.",
+        ),
+        "RedoRequest": obj(
+            {
+                "expected_version": {**VERSION, "description": "409 stale_version if the table has moved on."},
+                "all": {"type": "boolean", "description": "Redo every undone action that still applies, in order."},
+            },
+            required=[],
+            description="Optional: an empty body redoes the next undone action.",
         ),
     }
 
@@ -496,6 +512,7 @@ def table_schemas() -> dict[str, Any]:
                             "undone": {"type": "boolean"},
                             "at": {"type": "string", "format": "date-time"},
                             "undone_at": nullable({"type": "string", "format": "date-time"}),
+                            "redo_of": nullable({"type": "integer", "minimum": 1, "description": "The line this one enters again."}),
                             "text": TEXT,
                         },
                         required=["seq", "seat", "action", "undone", "at"],
@@ -503,6 +520,22 @@ def table_schemas() -> dict[str, Any]:
                 )
             }
         ),
+        "RedoResult": {
+            "allOf": [
+                ref("TableState"),
+                obj(
+                    {
+                        "redo": obj(
+                            {
+                                "redone": {"type": "integer", "minimum": 1},
+                                "stopped": nullable(ref("Error")),
+                            },
+                            description="How many actions were entered again, and the refusal that stopped a redo of all.",
+                        )
+                    }
+                ),
+            ]
+        },
         "Error": obj(
             {
                 "error": {**TEXT, "description": "A sentence a player understands."},
@@ -594,11 +627,25 @@ def paths() -> dict[str, Any]:
         "/api/tables/{table_id}/undo": {
             "post": {
                 "operationId": "undo",
-                "summary": "Undo the latest action still in effect: the host, or the seat that made it.",
+                "summary": "Undo the latest action still in effect (the host, or the seat that made it), or with `from` "
+                "every action from that line of the log on (the host).",
                 "security": BEARER_REQUIRED,
                 "parameters": [TABLE_ID],
                 "requestBody": json_body(ref("UndoRequest"), required=False),
-                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 415, 503]),
+                "responses": responses(200, "The new table state.", ref("TableState"), [400, 401, 403, 404, 409, 413, 415, 422, 503]),
+            }
+        },
+        "/api/tables/{table_id}/redo": {
+            "post": {
+                "operationId": "redo",
+                "summary": "Enter the next undone action again (or all that still apply), each checked by the rules: "
+                "the host, or the seat that made it.",
+                "security": BEARER_REQUIRED,
+                "parameters": [TABLE_ID],
+                "requestBody": json_body(ref("RedoRequest"), required=False),
+                "responses": responses(
+                    200, "The new table state.", ref("RedoResult"), [400, 401, 403, 404, 409, 413, 415, 422, 503]
+                ),
             }
         },
     }

@@ -259,6 +259,9 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         "acting_for": acting_for,
         "host_choices": host_choices,
         "can_undo": service.can_undo(db, table, viewer),
+        "redo_offer": service.redo_offer(db, table, viewer),
+        # the host may go back to any line of the log (not once a rematch has started)
+        "line_undo": viewer.host and table.row.get("rematch_id") is None,
         # read only when the log is not kept already (web/fragments.py): newest first
         "read_log": lambda: list(reversed(service.log(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
         "read_log_total": lambda: store.event_count(db, table.id),
@@ -327,12 +330,13 @@ def after_write(table_id: str, write) -> Any:
     db = get_db()
     viewer = phone.page_viewer(db, table_id)
     try:
-        table = write(db, viewer)
+        result = write(db, viewer)
     except (service.ServiceError, RuleError) as error:  # RuleError: a form's numbers refused (inputs)
         return render_table(existing_table(table_id), viewer, render(error.text), error.status)
+    table, notice = result if isinstance(result, tuple) else (result, None)  # notice: what stopped a redo
     if not request.headers.get("HX-Request"):
         return redirect(url_for("pages.table_page", table_id=table_id), 303)
-    return render_table(table, viewer)
+    return render_table(table, viewer, notice)
 
 
 @bp.post("/t/<table_id>/act")
@@ -348,4 +352,17 @@ def act(table_id: str):
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id: str):
-    return after_write(table_id, lambda db, viewer: service.undo(db, table_id, viewer, expected_version()))
+    """The last action, or with `from` (the host) every action from that line of the log on."""
+    return after_write(
+        table_id,
+        lambda db, viewer: service.undo(db, table_id, viewer, expected_version(), inputs.whole_number(request.form.get("from"))),
+    )
+
+
+@bp.post("/t/<table_id>/redo")
+def redo(table_id: str):
+    def write(db, viewer):
+        redone = service.redo(db, table_id, viewer, expected_version(), everything=request.form.get("all") == "yes")
+        return redone.table, None if redone.stopped is None else render(redone.stopped.text)
+
+    return after_write(table_id, write)

@@ -219,6 +219,12 @@ def roll_by_seat_0(world: World) -> None:
     assert world.api(world.a.host, f"/api/tables/{world.a.id}/actions", {"type": "roll", "dice": FULL_ROLL}).status_code == 200
 
 
+def roll_by_seat_0_then_undo(world: World) -> None:
+    """Seat 0's roll, undone: there is something to redo."""
+    roll_by_seat_0(world)
+    assert world.api(world.a.host, f"/api/tables/{world.a.id}/undo").status_code == 200
+
+
 def finish_by_taking_every_tile(world: World) -> None:
     """Table A played to its end: whoever is to move takes the grill's tiles 21..36 in turn."""
     for tile in range(21, 37):
@@ -253,6 +259,10 @@ def page_undo(world: World, phone: Phone):
     return phone.client.post(f"/t/{world.a.id}/undo", data=page_form(world, phone), headers={"HX-Request": "true"})
 
 
+def page_redo(world: World, phone: Phone):
+    return phone.client.post(f"/t/{world.a.id}/redo", data=page_form(world, phone), headers={"HX-Request": "true"})
+
+
 def page_rematch(world: World, phone: Phone):
     form = {} if phone.csrf is None else {"csrf_token": phone.csrf}
     return phone.client.post(f"/t/{world.a.id}/rematch", data=form)
@@ -274,6 +284,10 @@ def api_undo(world: World, headers: dict[str, str], seat: int | None = None):
     return world.phone().post(f"/api/tables/{world.a.id}/undo", headers=headers)
 
 
+def api_redo(world: World, headers: dict[str, str], seat: int | None = None):
+    return world.phone().post(f"/api/tables/{world.a.id}/redo", headers=headers)
+
+
 def api_create(world: World, headers: dict[str, str], seat: int | None = None):
     return world.phone().post("/api/tables", json={"game": "pickomino", "players": ["Fia", "Gil"]}, headers=headers)
 
@@ -282,12 +296,14 @@ WRITES: dict[tuple[str, str], Write] = {
     ("pages.create_table", "POST"): Write("page", page_create, "csrf"),
     ("pages.act", "POST"): Write("page", page_act, "seat"),
     ("pages.undo", "POST"): Write("page", page_undo, "seat", prepare=roll_by_seat_0),
+    ("pages.redo", "POST"): Write("page", page_redo, "seat", prepare=roll_by_seat_0_then_undo),
     ("results.start_rematch", "POST"): Write("page", page_rematch, "table", prepare=finish_by_taking_every_tile),
     ("api.create_table", "POST"): Write(
         "api", api_create, None, open_because="anyone on the network may start a table; it gets fresh tokens"
     ),
     ("api.post_action", "POST"): Write("api", api_act, "seat"),
     ("api.post_undo", "POST"): Write("api", api_undo, "seat", prepare=roll_by_seat_0),
+    ("api.post_redo", "POST"): Write("api", api_redo, "seat", prepare=roll_by_seat_0_then_undo),
 }
 
 

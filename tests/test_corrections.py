@@ -1,0 +1,162 @@
+"""RULES §6, corrections at the table: the host goes back to any line of the log (every
+later action is undone, each kept and marked), and the undone actions are redone one by
+one or all that still apply, each checked by the rules again."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from played import bearer, create, joined
+
+W = "worm"
+
+
+def act(client, table, token, action):
+    return client.post(f"/api/tables/{table.id}/actions", json=action, headers=bearer(token))
+
+
+def undo(client, table, token, **body):
+    return client.post(f"/api/tables/{table.id}/undo", json=body, headers=bearer(token))
+
+
+def redo(client, table, token, **body):
+    return client.post(f"/api/tables/{table.id}/redo", json=body, headers=bearer(token))
+
+
+def state(client, table) -> dict:
+    return client.get(f"/api/tables/{table.id}").get_json()
+
+
+def log(client, table) -> list[dict]:
+    return client.get(f"/api/tables/{table.id}/log").get_json()["events"]
+
+
+@pytest.fixture
+def played(client):
+    """Ana takes 25 (lines 1-2), Bruno sets aside 3 × 4 and 2 worms and stops on 22 (lines 3-5)."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for token, action in [
+        (table.seats[0], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[0], {"type": "stop"}),
+        (table.seats[1], {"type": "set_aside", "face": 4, "count": 3}),
+        (table.seats[1], {"type": "set_aside", "face": W, "count": 2}),
+        (table.seats[1], {"type": "stop"}),
+    ]:
+        assert act(client, table, token, action).status_code == 200
+    return table
+
+
+def test_rule_6_the_host_goes_back_to_any_line_and_every_later_action_is_undone_and_kept(client, played):
+    response = undo(client, played, played.host, **{"from": 3})
+    assert response.status_code == 200
+    now = response.get_json()
+    assert now["version"] == 6  # one correction, one version
+    assert now["state"]["stacks"] == [[25], []] and now["current_seat"] == 1
+    assert now["state"]["turn"]["kept"] == []
+    assert [(event["seq"], event["undone"]) for event in log(client, played)] == [
+        (1, False), (2, False), (3, True), (4, True), (5, True)
+    ]
+
+
+def test_rule_6_only_the_host_goes_back_further_than_the_last_action(client, played):
+    before = state(client, played)
+    response = undo(client, played, played.seats[1], **{"from": 3})
+    assert response.status_code == 403 and response.get_json()["code"] == "host_only"
+    assert state(client, played) == before
+    # the player who made the last action still undoes it, as before
+    assert undo(client, played, played.seats[1], **{"from": 5}).status_code == 200
+
+
+def test_rule_6_going_back_to_a_line_not_in_effect_is_refused(client, played):
+    assert undo(client, played, played.host).status_code == 200  # line 5 undone
+    for line, code in [(5, "line_not_in_effect"), (99, "line_not_in_effect")]:
+        response = undo(client, played, played.host, **{"from": line})
+        assert (response.status_code, response.get_json()["code"]) == (422, code)
+    assert undo(client, played, played.host, **{"from": True}).status_code == 400
+
+
+def test_rule_6_redo_one_by_one_then_all_each_checked_by_the_rules(client, played):
+    final = state(client, played)["state"]
+    assert undo(client, played, played.host, **{"from": 3}).status_code == 200
+    one = redo(client, played, played.host)
+    assert one.status_code == 200
+    assert one.get_json()["redo"] == {"redone": 1, "stopped": None}
+    assert one.get_json()["state"]["turn"]["kept"] == [{"face": 4, "count": 3}]
+    rest = redo(client, played, played.host, all=True).get_json()
+    assert rest["redo"] == {"redone": 2, "stopped": None}
+    assert rest["state"] == final
+    events = log(client, played)
+    assert [(event["seq"], event["undone"], event["redo_of"]) for event in events[5:]] == [
+        (7, False, 3), (8, False, 4), (9, False, 5)
+    ]
+    nothing = redo(client, played, played.host)
+    assert (nothing.status_code, nothing.get_json()["code"]) == (409, "nothing_to_redo")
+
+
+def test_rule_6_a_corrected_line_takes_the_place_of_the_wrong_one_and_the_rest_is_redone_on_top(client, played):
+    """Bruno's 3 × 4 should have been 3 × 5: the host goes back, enters 3 × 5, and redoes
+    the rest; his stop now claims 25, which Ana holds: a steal."""
+    assert undo(client, played, played.host, **{"from": 3}).status_code == 200
+    assert act(client, played, played.host, {"type": "set_aside", "face": 5, "count": 3}).status_code == 200
+    everything = redo(client, played, played.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 2, "stopped": None}
+    assert everything["state"]["stacks"] == [[], [25]]
+
+
+def test_rule_6_the_first_redo_that_no_longer_applies_stops_with_its_sentence(client, played):
+    """After going back, a different correction makes the later lines impossible: the
+    redo of all enters what still applies and stops at the first refusal."""
+    assert undo(client, played, played.host, **{"from": 3}).status_code == 200
+    # instead of 3 × 4, Bruno set aside 2 worms first: the redone "2 worms" no longer applies
+    assert act(client, played, played.host, {"type": "set_aside", "face": W, "count": 2}).status_code == 200
+    response = redo(client, played, played.host, all=True)
+    assert response.status_code == 422 and response.get_json()["code"] == "face_already_kept"
+    assert response.get_json()["error"] == "You already set aside worms this turn."
+    assert state(client, played)["version"] == 7  # nothing entered
+
+
+def test_rule_6_redo_of_all_keeps_what_applied_before_the_stop(client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for action in [{"type": "set_aside", "face": 1, "count": 1}, {"type": "set_aside", "face": 2, "count": 1},
+                   {"type": "set_aside", "face": W, "count": 1}]:
+        assert act(client, table, table.seats[0], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    assert act(client, table, table.seats[0], {"type": "set_aside", "face": 3, "count": 1}).status_code == 200  # replaces 1
+    assert act(client, table, table.seats[0], {"type": "set_aside", "face": W, "count": 3}).status_code == 200  # replaces 2
+    response = redo(client, table, table.host, all=True)  # left: "worm × 1": worms are kept already
+    assert response.status_code == 422 and response.get_json()["code"] == "face_already_kept"
+
+
+def test_rule_6_a_player_redoes_their_own_action_but_not_someone_elses(client, played):
+    assert undo(client, played, played.seats[1]).status_code == 200  # Bruno undoes his stop
+    assert redo(client, played, played.seats[0]).status_code == 403
+    assert redo(client, played, played.seats[1]).status_code == 200
+    assert redo(client, played, None).status_code == 401
+
+
+def test_rule_6_undo_and_redo_from_the_page_every_phone_sees_it(app, client, played):
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {played.id: {"host": played.host}}
+    page = html.unescape(host.get(f"/t/{played.id}").text)
+    assert page.count("Go back to here") == 4  # every line in effect but the last (that is "Undo")
+    assert "Undo this line and the 2 after it" in page
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    back = host.post(
+        f"/t/{played.id}/undo", data={"csrf_token": csrf, "expected_version": "5", "from": "3"}, headers={"HX-Request": "true"}
+    )
+    assert back.status_code == 200
+    shown = html.unescape(back.text)
+    assert "Redo: Bruno set aside 3 × 4" in shown and "Redo all that still apply (3)" in shown
+    assert shown.count("(undone)") == 3
+    bruno = joined(app, played.seats[1])
+    assert "(undone)" in html.unescape(bruno.get(f"/t/{played.id}").text)  # every phone
+    assert "Go back to here" not in bruno.get(f"/t/{played.id}").text  # the host's alone
+    again = host.post(
+        f"/t/{played.id}/redo", data={"csrf_token": csrf, "expected_version": "6", "all": "yes"}, headers={"HX-Request": "true"}
+    )
+    assert again.status_code == 200
+    assert html.unescape(again.text).count("(entered again)") == 3

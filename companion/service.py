@@ -8,6 +8,7 @@ the version, apply, and append the event with seq = version + 1.
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import hmac
 import logging
@@ -204,7 +205,8 @@ def load(db, table_id: str) -> Table:
 
 def replay(db, game: Game, row: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """The table's state: its setup, then every action still in effect."""
-    return game.replay(game.setup(names, row["options"], row["deal"]), store.moves(db, row["id"]))
+    moves = ((seat, action) for _seq, seat, action in store.moves(db, row["id"]))
+    return game.replay(game.setup(names, row["options"], row["deal"]), moves)
 
 
 def identify(db, table_id: str, token: str | None) -> Viewer:
@@ -248,11 +250,35 @@ def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None)
     are redacted by the game, in the action and in its sentence. With `latest`, only that
     many of the newest events."""
     entries = store.events(db, table.id, latest)
+    outcomes = _outcomes(db, table, {entry["seq"] for entry in entries if not entry["undone"]})
     for entry in entries:
         entry["action"] = table.game.redact_action(table.state, entry["seat"], entry["action"], viewer.seat)
-        line = table.game.describe_action(table.state, entry["seat"], entry["action"])
+        line = outcomes.get(entry["seq"]) or table.game.describe_action(table.state, entry["seat"], entry["action"])
         entry["text"] = render(line)
     return entries
+
+
+def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
+    """The log lines that say what came of their action (Game.describe_outcome), for the
+    events `wanted`: the game is replayed up to the last of them, and each of those is
+    described from the states around it."""
+    game = table.game
+    if not wanted or type(game).describe_outcome is Game.describe_outcome:
+        return {}
+    state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
+    last, lines = max(wanted), {}
+    for seq, seat, action in store.moves(db, table.id):
+        if seq > last:
+            break
+        if seq not in wanted:
+            game.step(state, seat, action)  # in place: accepted once, so it is accepted again
+            continue
+        after = game.apply(state, seat, action)
+        line = game.describe_outcome(state, after, seat, action)
+        if line is not None:
+            lines[seq] = line
+        state = after
+    return lines
 
 
 # --- writing ------------------------------------------------------------------------

@@ -122,12 +122,13 @@ def find_seat_token(db, token: str) -> tuple[str, int] | None:
     return None if row is None else (row[0], row[1])
 
 
-def moves(db, table_id: str) -> list[tuple[int, dict[str, Any]]]:
-    """The actions still in effect, in order: what replay feeds the engine."""
+def moves(db, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
+    """The actions still in effect, in order, as (seq, seat, action): what replay feeds
+    the engine."""
     rows = db.execute(
-        "SELECT seat, action FROM events WHERE table_id = ? AND undone = 0 ORDER BY seq", [table_id]
+        "SELECT seq, seat, action FROM events WHERE table_id = ? AND undone = 0 ORDER BY seq", [table_id]
     )
-    return [(seat, json.loads(action)) for seat, action in rows]
+    return [(seq, seat, json.loads(action)) for seq, seat, action in rows]
 
 
 def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]:

@@ -236,6 +236,35 @@ class Barbecue(wormdice.WormDiceGame):
             ordered, lambda tied, entry: _tiebreak_sentence(tied, tied.index(entry)), helper_keys=("plate_spots",)
         )
 
+    def turn_outcome(self, state: dict[str, Any]) -> Text:
+        record, names = state["last_turn"], state["players"]
+        outcome, spot_value = record["outcome"], record["spot"]
+        if outcome == FAILED:
+            return N_(
+                "turn failed (%(reason)s): %(consequence)s",
+                reason=_failure_reason(record), consequence=_failure_consequence(state, record),
+            )
+        if outcome == SNAIL:
+            if spot_value is None:
+                return N_("took a snail from the supply")
+            if record["total"] > SPOT_VALUES[-1]:
+                return N_("scored %(total)s and took the snail from spot %(spot)s, the supply being empty", total=record["total"], spot=spot_value)
+            return N_("took the snail from spot %(spot)s", spot=spot_value)
+        worms = _spot(state, spot_value)["worms"]
+        if outcome == PLACED:
+            return NP_("put a plate on %(spot)s and took %(num)s worm", "put a plate on %(spot)s and took %(num)s worms", worms, spot=spot_value)
+        if outcome == PROTECTED:
+            return NP_(
+                "put a second plate on %(spot)s, closing it, and took %(num)s worm again",
+                "put a second plate on %(spot)s, closing it, and took %(num)s worms again",
+                worms, spot=spot_value,
+            )
+        return NP_(
+            "stole %(num)s worm from %(victim)s on %(spot)s",
+            "stole %(num)s worms from %(victim)s on %(spot)s",
+            worms, victim=names[record["from_seat"]], spot=spot_value,
+        )
+
     def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
         record = state["last_turn"]
         if record is None:

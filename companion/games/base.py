@@ -125,6 +125,14 @@ class Game:
         """One line for the game log."""
         raise NotImplementedError
 
+    def describe_outcome(
+        self, before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any]
+    ) -> Text | None:
+        """The log line of `action` by `seat` with what came of it (`before` and `after` are
+        the states around it): "stopped — took 27 from the grill". None where the action's
+        own line says it all (describe_action)."""
+        return None
+
     def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
         """The sentence for `state["last_turn"]` (how the last turn ended), in games whose
         public state has one (the worm-dice games)."""

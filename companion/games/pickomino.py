@@ -181,6 +181,18 @@ class Pickomino(wormdice.WormDiceGame):
         ordered = rank(entries, key=lambda entry: (entry["score"], entry["best"]))
         return explain_ties(ordered, lambda tied, _entry: _tiebreak_sentence(tied), helper_keys=("best",))
 
+    def turn_outcome(self, state: dict[str, Any]) -> Text:
+        record, names = state["last_turn"], state["players"]
+        if record["outcome"] == "stole":
+            return N_("stole %(tile)s from %(victim)s", tile=record["tile"], victim=names[record["from_seat"]])
+        if record["outcome"] == "took":
+            if record.get("declined_steal"):
+                return N_("scored %(total)s and took %(tile)s from the grill instead of stealing", total=record["total"], tile=record["tile"])
+            if record["tile"] != record["total"]:
+                return N_("scored %(total)s and took %(tile)s from the grill", total=record["total"], tile=record["tile"])
+            return N_("took %(tile)s from the grill", tile=record["tile"])
+        return N_("turn failed (%(reason)s): %(consequence)s", reason=FAILURE_REASONS[record["reason"]], consequence=_failure_consequence(record))
+
     def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
         record = state["last_turn"]
         if record is None:
@@ -199,16 +211,19 @@ class Pickomino(wormdice.WormDiceGame):
                 return N_("%(name)s scored %(total)s and took %(tile)s from the grill.", name=name, total=record["total"], tile=record["tile"])
             return N_("%(name)s took %(tile)s from the grill.", name=name, tile=record["tile"])
         reason = FAILURE_REASONS[record["reason"]]
-        returned, turned = record["returned"], record["turned"]
-        if returned is not None and turned is not None:
-            consequence = N_("%(returned)s went back to the grill and %(turned)s was turned over.", returned=returned, turned=turned)
-        elif returned is not None:
-            consequence = N_("%(returned)s went back to the grill and stays face up.", returned=returned)
-        elif turned is not None:
-            consequence = N_("%(turned)s was turned over.", turned=turned)
-        else:
-            consequence = N_("there was no tile to give back.")
-        return N_("%(name)s failed (%(reason)s): %(consequence)s", name=name, reason=reason, consequence=consequence)
+        return N_("%(name)s failed (%(reason)s): %(consequence)s", name=name, reason=reason, consequence=_failure_consequence(record))
+
+
+def _failure_consequence(record: dict[str, Any]) -> Text:
+    """What a failed turn did to the grill: the tile given back, the tile turned over."""
+    returned, turned = record["returned"], record["turned"]
+    if returned is not None and turned is not None:
+        return N_("%(returned)s went back to the grill and %(turned)s was turned over.", returned=returned, turned=turned)
+    if returned is not None:
+        return N_("%(returned)s went back to the grill and stays face up.", returned=returned)
+    if turned is not None:
+        return N_("%(turned)s was turned over.", turned=turned)
+    return N_("there was no tile to give back.")
 
 
 def _tiles_held(stack: list[int]) -> Text:

@@ -561,6 +561,25 @@ class TwentyOne(Game):
             ),
         )
 
+    def describe_outcome(
+        self, before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any]
+    ) -> Text | None:
+        kind = action.get("type")
+        if kind not in ("enter", "cross"):
+            return None
+        row = before["sheets"][seat]["row"]
+        was, now = before["sheets"][seat]["rows"][row], after["sheets"][seat]["rows"][row]
+        filled = now["score"] is not None and was["score"] is None
+        if kind == "cross":
+            return N_("crossed out a field: row %(row)s is full and scores %(score)s.", row=row + 1, score=now["score"]) if filled else None
+        colors = listing([color_name(color) for color in action["colors"]])
+        if filled:
+            return N_("entered %(colors)s: row %(row)s is full and scores %(score)s.", colors=colors, row=row + 1, score=now["score"])
+        hits = now["hits"] - was["hits"]
+        if hits:
+            return NP_("entered %(colors)s: %(num)s hit.", "entered %(colors)s: %(num)s hits.", hits, colors=colors)
+        return None
+
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
         kind = action.get("type")
         if kind in ("roll", "reroll"):

@@ -247,3 +247,15 @@ class WormDiceGame(Game):
 
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
         return describe(action)
+
+    def describe_outcome(
+        self, before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any]
+    ) -> Text | None:
+        if after["last_turn"] is None or after["last_turn"] == before["last_turn"]:
+            return None  # the turn goes on
+        return N_("%(action)s — %(outcome)s", action=describe(action), outcome=self.turn_outcome(after))
+
+    def turn_outcome(self, state: dict[str, Any]) -> Text:
+        """How the turn in `state["last_turn"]` ended, without the player's name: "took 27
+        from the grill", "turn failed (no worm set aside): 24 went back to the grill"."""
+        raise NotImplementedError

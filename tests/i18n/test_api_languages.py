@@ -80,10 +80,16 @@ def test_issue_7_api_state_and_log_sentences_are_translated(client, table):
         log = client.get(f"/api/tables/{table['id']}/log", headers={"Accept-Language": header}).get_json()
         texts[language] = (state["state"]["last_turn"]["text"], log["events"][0]["text"])
     assert texts == {
-        "en": ("Ana scored 40 and took 36 from the grill.", "set aside 8 × worm"),
-        "pt": ("Ana fez 40 e pegou a 36 da grelha.", "coletou 8 × minhoca"),
-        "fr": ("Ana a fait 40 et a pris le pickomino 36 au centre de la table.", "a mis de côté 8 × ver"),
-        "ro": ("Ana a obținut 40 și a luat piesa 36 de pe grătar.", "a pus deoparte 8 × viermișor"),
+        "en": ("Ana scored 40 and took 36 from the grill.", "set aside 8 × worm — scored 40 and took 36 from the grill"),
+        "pt": ("Ana fez 40 e pegou a 36 da grelha.", "coletou 8 × minhoca — fez 40 e pegou a 36 da grelha"),
+        "fr": (
+            "Ana a fait 40 et a pris le pickomino 36 au centre de la table.",
+            "a mis de côté 8 × ver — a fait 40 et a pris le pickomino 36 au centre de la table",
+        ),
+        "ro": (
+            "Ana a obținut 40 și a luat piesa 36 de pe grătar.",
+            "a pus deoparte 8 × viermișor — a obținut 40 și a luat piesa 36 de pe grătar",
+        ),
     }
 
 

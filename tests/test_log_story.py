@@ -1,0 +1,85 @@
+"""The game log tells what happened: each line that ended a turn or filled a row says its
+outcome in words (issue 17), on the table page, the results page and from the API."""
+
+from __future__ import annotations
+
+import html
+
+from played import FAILED_TURN, act, create, play_pickomino
+
+W = "worm"
+
+
+def lines(client, table) -> list[str]:
+    return [event["text"] for event in client.get(f"/api/tables/{table.id}/log").get_json()["events"] if not event["undone"]]
+
+
+def test_log_pickomino_lines_say_which_tile_was_taken_stolen_or_given_back(client):
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    for token, action in [
+        (table.seats[0], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[0], {"type": "stop"}),  # 25
+        (table.seats[1], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[1], {"type": "stop"}),  # 25 is Ana's top tile: stolen
+        (table.seats[2], {"type": "set_aside", "face": W, "count": 4}),
+        (table.seats[2], {"type": "set_aside", "face": 3, "count": 2}),
+        (table.seats[2], {"type": "stop", "take": "grill"}),  # 26 on the grill: taken
+        (table.seats[0], {"type": "set_aside", "face": 4, "count": 2}),
+        (table.seats[0], {"type": "stop"}),  # no worm
+        *[(table.seats[1], action) for action in FAILED_TURN],
+    ]:
+        act(client, table, token, action)
+    assert lines(client, table) == [
+        "set aside 5 × worm",
+        "stopped — took 25 from the grill",
+        "set aside 5 × worm",
+        "stopped — stole 25 from Ana",
+        "set aside 4 × worm",
+        "set aside 2 × 3",
+        "stopped — took 26 from the grill",
+        "set aside 2 × 4",
+        "stopped — turn failed (no worm set aside): there was no tile to give back.",
+        "set aside 1 × 1",
+        "declared the turn failed — turn failed (declared failed): 25 went back to the grill and 36 was turned over.",
+    ]
+
+
+def test_log_pickomino_the_results_page_reads_as_the_story_of_the_game(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table)
+    page = html.unescape(client.get(f"/t/{table.id}/results").get_data(as_text=True))
+    for tile in range(21, 37):
+        assert f"took {tile} from the grill" in page
+
+
+def test_log_barbecue_lines_say_plates_worms_snails_and_failures(client):
+    table = create(client, "heckmeck-barbecue", ("Ana", "Bruno"))
+    for token, action in [
+        (table.seats[0], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[0], {"type": "stop"}),  # 25: a plate
+        (table.seats[1], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[1], {"type": "stop"}),  # 25 holds Ana's plate: stolen
+        *[(table.seats[0], action) for action in FAILED_TURN],  # a snail goes on 36
+        (table.seats[1], {"type": "set_aside", "face": W, "count": 6}),
+        (table.seats[1], {"type": "set_aside", "face": 6, "count": 1}),
+        (table.seats[1], {"type": "stop"}),  # 36: the snail there
+    ]:
+        act(client, table, token, action)
+    assert [line for line in lines(client, table) if "—" in line] == [
+        "stopped — put a plate on 25 and took 2 worms",
+        "stopped — stole 2 worms from Ana on 25",
+        "declared the turn failed — turn failed (declared failed): a snail went on 36.",
+        "stopped — took the snail from spot 36",
+    ]
+
+
+def test_log_twenty_one_lines_say_hits_and_the_score_of_a_full_row(client):
+    table = create(client, "twenty-one", ("Ema", "Tomás"), {"sheet_layouts": [[["white", "black", "red", "blue", "yellow", "green"]] * 5] * 2})
+    six_down = {"white": 6, "black": 5, "red": 4, "blue": 3, "yellow": 2, "green": 1}
+    act(client, table, table.seats[0], {"type": "roll", "dice": six_down})
+    act(client, table, table.seats[0], {"type": "enter", "colors": ["white", "black", "red", "blue", "yellow", "green"]})
+    act(client, table, table.seats[1], {"type": "enter", "colors": ["white", "black"]})
+    assert lines(client, table)[1:] == [
+        "entered white, black, red, blue, yellow and green: row 1 is full and scores 42.",
+        "entered white and black: 2 hits.",
+    ]

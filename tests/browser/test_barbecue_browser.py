@@ -59,6 +59,17 @@ def tap(phone: Page, button_name: str) -> None:
     expect(phone.locator("#table")).not_to_have_attribute("data-version", version)
 
 
+def tap_failing(phone: Page, summary: str) -> None:
+    """A tap that fails the turn asks once more; only the second tap ends it."""
+    version = phone.locator("#table").get_attribute("data-version")
+    phone.locator("summary", has_text=summary).tap()
+    confirm = phone.get_by_role("button", name="Yes, the turn fails")
+    expect(confirm).to_be_visible()
+    assert phone.locator("#table").get_attribute("data-version") == version
+    confirm.tap()
+    expect(phone.locator("#table")).not_to_have_attribute("data-version", version)
+
+
 def grill_spot(phone: Page, value: int):
     return phone.locator(f'.spots .spot[data-spot="{value}"]')
 
@@ -131,7 +142,7 @@ def test_rule_3_a_failed_turn_puts_a_snail_on_the_highest_empty_spot(live_server
     bruno = join(new_phone, links["Bruno"], "Bruno")
 
     set_aside(ana, 2, 3)
-    tap(ana, "Stop: no worm yet, the turn fails")
+    tap_failing(ana, "Stop: no worm yet, the turn fails")
     expect(bruno.locator(".outcome")).to_have_text(
         "Ana failed (no worm set aside): a snail went on 36.", timeout=SYNC_TIMEOUT_MS
     )

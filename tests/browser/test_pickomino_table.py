@@ -89,6 +89,18 @@ def tap(phone: Page, button_name: str) -> None:
     wait_for_new_version(phone, version)
 
 
+def tap_failing(phone: Page, summary: str) -> None:
+    """A tap that fails the turn asks once more: the first tap changes nothing, the
+    button it uncovers ends the turn."""
+    version = table_version(phone)
+    phone.locator("summary", has_text=summary).tap()
+    confirm = phone.get_by_role("button", name="Yes, the turn fails")
+    expect(confirm).to_be_visible()
+    assert table_version(phone) == version
+    confirm.tap()
+    wait_for_new_version(phone, version)
+
+
 def table_version(phone: Page) -> int:
     return int(phone.locator("#table").get_attribute("data-version"))
 
@@ -230,7 +242,7 @@ def test_rule_2_failed_turn_returns_the_top_tile_and_turns_the_highest_over(live
     expect(outcome(ana)).to_have_text("Bruno scored 40 and took 36 from the grill.", timeout=SYNC_TIMEOUT_MS)
 
     set_aside(ana, 2, 3)
-    tap(ana, "The roll gave nothing new: turn failed")
+    tap_failing(ana, "The roll gave nothing new: turn failed")
     expect(outcome(bruno)).to_have_text(
         "Ana failed (declared failed): 21 went back to the grill and 35 was turned over.",
         timeout=SYNC_TIMEOUT_MS,

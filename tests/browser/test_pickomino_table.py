@@ -375,12 +375,16 @@ def test_a_short_game_ends_with_the_ranking_and_the_tiebreak_sentence(live_serve
         assert_not_reloaded(phone)
         expect(phone.locator("details.log summary")).to_contain_text("(16)")
         expect(log_lines(phone)).to_have_count(12)  # the newest lines; the whole log is a tap away
-        expect(log_lines(phone).first).to_have_text("Bruno set aside 8 × worm (entered by the host)")
+        expect(log_lines(phone).first).to_have_text(
+            "Bruno set aside 8 × worm — scored 40 and took 21 from the grill (entered by the host)"
+        )
     fits_the_phone(phones["Bruno"], shots_dir, "13-ranking")
     bruno = phones["Bruno"]
     bruno.get_by_role("link", name="Show the whole log").tap()
     expect(log_lines(bruno)).to_have_count(16)
-    expect(log_lines(bruno).last).to_have_text("Ana set aside 8 × worm (entered by the host)")
+    expect(log_lines(bruno).last).to_have_text(
+        "Ana set aside 8 × worm — scored 40 and took 36 from the grill (entered by the host)"
+    )
 
 
 def test_seven_players_with_the_longest_names_fit_a_360px_phone(live_server, new_phone, shots_dir):

@@ -102,9 +102,11 @@ MIGRATIONS: list[str] = [
     """,
     # Going back to any line and redoing: the table version an event was undone at (which
     # undone actions can still be redone), and on a redone action the event it repeats.
+    # Closing: when the host closed a table (an unfinished one becomes 'abandoned').
     """
     ALTER TABLE events ADD COLUMN undone_version INTEGER;
     ALTER TABLE events ADD COLUMN redo_of INTEGER;
+    ALTER TABLE game_tables ADD COLUMN closed_at TEXT;
     """,
 ]
 

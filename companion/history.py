@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from datetime import datetime, timezone
 from typing import Any
 
 from . import service, store
@@ -36,10 +37,16 @@ def save_missing_results(db) -> None:
             return
 
 
-def recent_tables(db, limit: int = RECENT_TABLES) -> list[dict[str, Any]]:
-    """Tables in progress, then finished ones (with their winners), latest first."""
+def recent_tables(db, limit: int = RECENT_TABLES, today_only: bool = False) -> list[dict[str, Any]]:
+    """Tables in progress, then finished ones (with their winners), latest first. With
+    `today_only` (the home page): the tables in play and today's finished ones, none that
+    its host closed, so an evening's tables do not pile up."""
     save_missing_results(db)
-    return store.list_tables(db, limit)
+    since = None
+    if today_only:
+        midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+        since = midnight.astimezone(timezone.utc).isoformat(timespec="seconds")  # as store.now() writes
+    return store.list_tables(db, limit, since)
 
 
 def player(db, name: str) -> dict[str, Any] | None:

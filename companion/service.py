@@ -241,6 +241,7 @@ def view(table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
         "current_seat": game.current_seat(state),
         "ranking": render_all(game.ranking(state)) if finished else None,
         "rematch": table.row.get("rematch_id"),  # the table a rematch of this one started, if any
+        "closed": is_closed(table),  # its host closed it: it takes no more actions
         "state": public,
     }
 
@@ -345,6 +346,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     action.pop("expected_version", None)
     with _writing(db):
         table = load(db, table_id)
+        _refuse_closed(table)
         seat = _acting_seat(table, viewer, named_seat, action)
         _check_tap_is_current(db, table, seat, action, expected_version)
         try:
@@ -355,6 +357,31 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         store.append_event(db, table_id, version, seat, viewer.host, action)
         _save(db, table, state, version)
     db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh
+    return table
+
+
+def _refuse_closed(table: Table) -> None:
+    if table.row.get("closed_at") is not None:
+        raise ServiceError(
+            409,
+            "table_closed",
+            N_("This table was closed by its host: it keeps its log and results, and takes nothing more."),
+        )
+
+
+def close(db, table_id: str, viewer: Viewer) -> Table:
+    """The host closes the table: it leaves the home page and takes no more actions; its
+    log and results stay, and an unfinished game is marked abandoned."""
+    if viewer.anonymous:
+        raise ServiceError(401, "no_token", N_("Only the host can close this table."))
+    if not viewer.host:
+        raise ServiceError(403, "host_only", N_("Only the host can close this table."))
+    with _writing(db):
+        table = load(db, table_id)
+        _refuse_closed(table)
+        store.close_table(db, table_id)
+        table.row = store.table_row(db, table_id)
+    db.snapshots.put((table_id, table.version), table.state)
     return table
 
 
@@ -379,6 +406,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
     with _writing(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
+        _refuse_closed(table)
         _refuse_after_rematch(table)
         last = store.last_event_in_effect(db, table_id)
         if last is None:
@@ -431,6 +459,7 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
     with _writing(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
+        _refuse_closed(table)
         _refuse_after_rematch(table)
         pending = store.redoable(db, table_id)
         if not pending:
@@ -460,8 +489,12 @@ def _save(db, table: Table, state: dict[str, Any], version: int) -> None:
     table.row = {**table.row, "version": version, "status": status}
 
 
+def is_closed(table: Table) -> bool:
+    return table.row.get("closed_at") is not None
+
+
 def can_undo(db, table: Table, viewer: Viewer) -> bool:
-    if table.row.get("rematch_id") is not None:
+    if table.row.get("rematch_id") is not None or is_closed(table):
         return False
     last = store.last_event_in_effect(db, table.id)
     return last is not None and (viewer.host or (viewer.seat is not None and viewer.seat == last["seat"]))
@@ -469,7 +502,7 @@ def can_undo(db, table: Table, viewer: Viewer) -> bool:
 
 def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
     """The undone actions `viewer` can redo in a row from here, each with its log line."""
-    if table.row.get("rematch_id") is not None or viewer.anonymous:
+    if table.row.get("rematch_id") is not None or viewer.anonymous or is_closed(table):
         return []
     offer = []
     for event in store.redoable(db, table.id):

@@ -242,17 +242,34 @@ def update_table(db, table_id: str, version: int, status: str, current_seat: int
     )
 
 
-def list_tables(db, limit: int = 50) -> list[dict[str, Any]]:
+def close_table(db, table_id: str) -> None:
+    """The host closed the table: it keeps its log and results; unfinished, it is abandoned.
+    The version moves on, so every phone's next look shows it closed."""
+    stamp = now()
+    db.execute(
+        "UPDATE game_tables SET closed_at = ?, updated_at = ?, version = version + 1,"
+        " status = CASE WHEN status = 'finished' THEN status ELSE 'abandoned' END WHERE id = ?",
+        [stamp, stamp, table_id],
+    )
+
+
+def list_tables(db, limit: int = 50, finished_since: str | None = None) -> list[dict[str, Any]]:
     """Tables in progress, then finished ones, latest first; a finished table's winners
-    come from its results (see save_results), empty until those are saved."""
+    come from its results (see save_results), empty until those are saved. With
+    `finished_since` (the home page): only the tables in play and those finished since
+    then, none closed."""
+    where = (
+        "" if finished_since is None
+        else " WHERE t.closed_at IS NULL AND (t.status = 'playing' OR (t.status = 'finished' AND t.finished_at >= ?))"
+    )
     rows = db.execute(
         "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at,"
         " (SELECT group_concat(name, '\u001f') FROM (SELECT name FROM seats WHERE table_id = t.id ORDER BY seat)),"
         " (SELECT group_concat(name, '\u001f') FROM (SELECT s.name FROM results r"
         "   JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
         "   WHERE r.table_id = t.id AND r.version = t.version AND r.place = 1 ORDER BY r.seat))"
-        " FROM game_tables t ORDER BY t.status = 'finished', t.updated_at DESC LIMIT ?",
-        [limit],
+        " FROM game_tables t" + where + " ORDER BY t.status != 'playing', t.updated_at DESC LIMIT ?",
+        ([] if finished_since is None else [finished_since]) + [limit],
     )
     return [
         {

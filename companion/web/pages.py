@@ -128,10 +128,14 @@ def home():
     return render_home()
 
 
-def render_home(error: str | None = None, form: dict | None = None, status: int = 200):
-    tables = history.recent_tables(get_db())
+def titled(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for entry in tables:
         entry["title"] = render(GAMES[entry["game"]].title) if entry["game"] in GAMES else entry["game"]
+    return tables
+
+
+def render_home(error: str | None = None, form: dict | None = None, status: int = 200):
+    tables = titled(history.recent_tables(get_db(), today_only=True))
     return (
         render_template(
             "home.html",
@@ -142,6 +146,12 @@ def render_home(error: str | None = None, form: dict | None = None, status: int 
         ),
         status,
     )
+
+
+@bp.get("/tables")
+def all_tables():
+    """Every table on this companion, closed and older ones included."""
+    return render_template("tables.html", tables=titled(history.recent_tables(get_db())))
 
 
 @bp.post("/tables")
@@ -243,7 +253,7 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
     db = get_db()
     whole_log = request.args.get("log") == "all"
     view = service.view(table, viewer)
-    actors = table.game.actors(table.state)
+    actors = [] if service.is_closed(table) else table.game.actors(table.state)
     acting_for = None
     if viewer.seat in actors:
         acting_for = viewer.seat
@@ -261,7 +271,7 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         "can_undo": service.can_undo(db, table, viewer),
         "redo_offer": service.redo_offer(db, table, viewer),
         # the host may go back to any line of the log (not once a rematch has started)
-        "line_undo": viewer.host and table.row.get("rematch_id") is None,
+        "line_undo": viewer.host and table.row.get("rematch_id") is None and not service.is_closed(table),
         # read only when the log is not kept already (web/fragments.py): newest first
         "read_log": lambda: list(reversed(service.log(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
         "read_log_total": lambda: store.event_count(db, table.id),
@@ -357,6 +367,18 @@ def undo(table_id: str):
         table_id,
         lambda db, viewer: service.undo(db, table_id, viewer, expected_version(), inputs.whole_number(request.form.get("from"))),
     )
+
+
+@bp.post("/t/<table_id>/close")
+def close_table(table_id: str):
+    """The host closes the table (it keeps its log and results) and goes back home."""
+    db = get_db()
+    viewer = phone.page_viewer(db, table_id)
+    try:
+        service.close(db, table_id, viewer)
+    except service.ServiceError as error:
+        return render_table(existing_table(table_id), viewer, render(error.text), error.status)
+    return redirect(url_for("pages.home"), 303)
 
 
 @bp.post("/t/<table_id>/redo")

@@ -205,8 +205,9 @@ class Write:
     seat 0, and how to send that request as a phone (pages) or with headers (API).
 
     `guard` says what protects it: "seat" (only the seat acting, or the host), "table"
-    (any seat of the table, or its host), "csrf" (pages anyone may use, such as starting a
-    table), or None with a reason in `open_because`. Pages also need the CSRF token."""
+    (any seat of the table, or its host), "host" (the host alone: no seat either), "csrf"
+    (pages anyone may use, such as starting a table), or None with a reason in
+    `open_because`. Pages also need the CSRF token."""
 
     face: str  # "page" or "api"
     send: Callable[..., Any]
@@ -263,6 +264,11 @@ def page_redo(world: World, phone: Phone):
     return phone.client.post(f"/t/{world.a.id}/redo", data=page_form(world, phone), headers={"HX-Request": "true"})
 
 
+def page_close(world: World, phone: Phone):
+    form = {} if phone.csrf is None else {"csrf_token": phone.csrf}
+    return phone.client.post(f"/t/{world.a.id}/close", data=form)
+
+
 def page_rematch(world: World, phone: Phone):
     form = {} if phone.csrf is None else {"csrf_token": phone.csrf}
     return phone.client.post(f"/t/{world.a.id}/rematch", data=form)
@@ -298,6 +304,7 @@ WRITES: dict[tuple[str, str], Write] = {
     ("pages.undo", "POST"): Write("page", page_undo, "seat", prepare=roll_by_seat_0),
     ("pages.redo", "POST"): Write("page", page_redo, "seat", prepare=roll_by_seat_0_then_undo),
     ("results.start_rematch", "POST"): Write("page", page_rematch, "table", prepare=finish_by_taking_every_tile),
+    ("pages.close_table", "POST"): Write("page", page_close, "host"),
     ("api.create_table", "POST"): Write(
         "api", api_create, None, open_because="anyone on the network may start a table; it gets fresh tokens"
     ),
@@ -324,7 +331,7 @@ def test_the_walk_knows_every_state_changing_route(app):
     )
     assert not sorted(set(WRITES) - routes), "WRITES names routes that no longer exist"
     for key, write in WRITES.items():
-        assert write.guard in ("seat", "table", "csrf") or write.open_because, key
+        assert write.guard in ("seat", "table", "host", "csrf") or write.open_because, key
 
 
 def attacks_on(write: Write) -> list[tuple[str, Callable, str]]:
@@ -334,9 +341,11 @@ def attacks_on(write: Write) -> list[tuple[str, Callable, str]]:
     identities = PAGE_IDENTITY_ATTACKS if write.face == "page" else API_ATTACKS
     attacks = [
         (name, make, "identity")
-        for name, make, other_seat in (identities if write.guard in ("seat", "table") else [])
-        if write.guard == "seat" or not other_seat
+        for name, make, other_seat in (identities if write.guard in ("seat", "table", "host") else [])
+        if write.guard in ("seat", "host") or not other_seat
     ]
+    if write.guard == "host":  # even the table's own seats
+        attacks.append(("a seat's own cookie", valid_phone, "identity"))
     if write.face == "page":
         attacks += [(name, make, "csrf") for name, make in PAGE_CSRF_ATTACKS]
     return attacks
@@ -391,11 +400,14 @@ def test_another_seats_token_naming_the_seat_to_move_is_refused(world, key):
 
 # --- the same requests with the right credentials are taken ----------------------------------
 @pytest.mark.parametrize("key", list(WRITES), ids=[f"{endpoint} {method}" for endpoint, method in WRITES])
-def test_the_same_request_from_the_seat_itself_is_accepted(world, key):
+def test_the_same_request_from_the_seat_itself_or_the_host_is_accepted(world, key):
     write = WRITES[key]
     write.prepare(world)
     before = world.snapshot()
-    if write.face == "page":
+    if write.face == "page" and write.guard == "host":
+        phone = host_phone(world)
+        response = write.send(world, Phone(phone, csrf_of(phone)))
+    elif write.face == "page":
         response = write.send(world, valid_phone(world, seat=0))
     else:
         response = write.send(world, {"Authorization": f"Bearer {world.a.seats[0]}"})

@@ -1,0 +1,75 @@
+"""An evening of games: the host closes a table (it keeps its log and results, marked
+abandoned if unfinished), and the home page shows the tables in play first, then today's
+finished ones, so tables stop piling up (issue 17)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from played import act, bearer, create, host_phone, joined, play_pickomino
+
+from companion.db import connect
+
+
+def close(phone, table_id: str):
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', phone.get(f"/t/{table_id}").get_data(as_text=True)).group(1)
+    return phone.post(f"/t/{table_id}/close", data={"csrf_token": csrf})
+
+
+def home_ids(client) -> list[str]:
+    page = client.get("/").get_data(as_text=True)
+    section = page[page.index("Tables in play and today"):]
+    return re.findall(r'href="/t/([A-Z0-9]+)(?:/results)?"', section)
+
+
+def test_closing_an_unfinished_table_abandons_it_and_keeps_its_log(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    act(client, table, table.seats[0], {"type": "set_aside", "face": "worm", "count": 2})
+    host = host_phone(app, table)
+    assert "Close this table" in host.get(f"/t/{table.id}").get_data(as_text=True)
+    response = close(host, table.id)
+    assert (response.status_code, response.headers["Location"]) == (303, "/")
+    state = client.get(f"/api/tables/{table.id}").get_json()
+    assert state["closed"] is True and state["version"] == 2
+    assert table.id not in home_ids(client)
+    everything = html.unescape(client.get("/tables").get_data(as_text=True))
+    assert table.id in everything and "abandoned" in everything
+    refused = client.post(f"/api/tables/{table.id}/actions", json={"type": "stop"}, headers=bearer(table.seats[0]))
+    assert (refused.status_code, refused.get_json()["code"]) == (409, "table_closed")
+    assert client.post(f"/api/tables/{table.id}/undo", headers=bearer(table.host)).get_json()["code"] == "table_closed"
+    page = html.unescape(joined(app, table.seats[0]).get(f"/t/{table.id}").get_data(as_text=True))
+    assert "The host closed this table before the end: the game is abandoned." in page
+    assert 'id="controls"' not in page and "set aside 2 × worm" in page  # no controls; the log stays
+    assert "Close this table" not in host.get(f"/t/{table.id}").get_data(as_text=True)
+
+
+def test_closing_a_finished_table_keeps_its_results(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table)
+    assert table.id in home_ids(client)  # finished today
+    assert close(host_phone(app, table), table.id).status_code == 303
+    assert table.id not in home_ids(client)
+    assert client.get(f"/api/tables/{table.id}").get_json()["status"] == "finished"
+    assert "Ranking" in client.get(f"/t/{table.id}/results").get_data(as_text=True)
+
+
+def test_only_the_host_closes_a_table(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    ana = joined(app, table.seats[0])
+    assert "Close this table" not in ana.get(f"/t/{table.id}").get_data(as_text=True)
+    assert close(ana, table.id).status_code == 403
+    assert client.get(f"/api/tables/{table.id}").get_json()["closed"] is False
+
+
+def test_the_home_page_shows_the_tables_in_play_first_then_todays_finished_ones(app, client):
+    finished_today = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, finished_today)
+    finished_before = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, finished_before)
+    in_play = create(client, "lobo", ("Ana", "Bruno"))
+    with connect(app.config["DATABASE"]) as db:
+        db.execute("UPDATE game_tables SET finished_at = '2026-01-02T20:00:00+00:00' WHERE id = ?", [finished_before.id])
+    assert home_ids(client) == [in_play.id, finished_today.id]
+    everything = client.get("/tables").get_data(as_text=True)
+    assert all(table.id in everything for table in (finished_today, finished_before, in_play))

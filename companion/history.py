@@ -49,6 +49,26 @@ def recent_tables(db, limit: int = RECENT_TABLES, today_only: bool = False) -> l
     return store.list_tables(db, limit, since)
 
 
+def game_night(db, table_id: str) -> dict[str, Any] | None:
+    """The game night `table_id` belongs to (tables chained by rematches), when there is
+    more than one table: its tables in order, and per player the games finished, wins
+    (first places, shared ones included) and points, most wins first. None otherwise."""
+    chain = store.rematch_chain(db, table_id)
+    if len(chain) < 2:
+        return None
+    save_missing_results(db)
+    totals: dict[str, dict[str, Any]] = {}
+    finished = set()
+    for result in store.chain_results(db, chain):
+        finished.add(result["table_id"])
+        entry = totals.setdefault(result["name_key"], {"name": result["name"], "games": 0, "wins": 0, "points": 0})
+        entry["games"] += 1
+        entry["wins"] += result["place"] == 1
+        entry["points"] += result["score"]
+    players = sorted(totals.values(), key=lambda entry: (-entry["wins"], -entry["points"], entry["name"].casefold()))
+    return {"tables": chain, "number": chain.index(table_id) + 1, "finished": len(finished), "players": players}
+
+
 def player(db, name: str) -> dict[str, Any] | None:
     """What `name` played on this server: per game the tables finished, wins (first places,
     shared ones included), average and best score; and their latest tables. None for a
@@ -71,7 +91,27 @@ def player(db, name: str) -> dict[str, Any] | None:
         stats["average"] = stats.pop("total") / stats["played"]
     results = {result["id"]: result for result in finished}
     recent = [{**seat, "result": results.get(seat["id"])} for seat in seated[:PLAYER_RECENT_TABLES]]
-    return {"name": seated[0]["name"], "games": games, "tables": len(seated), "recent": recent}
+    return {
+        "name": seated[0]["name"], "games": games, "tables": len(seated), "recent": recent,
+        **_game_nights(db, key, [result["id"] for result in finished]),
+    }
+
+
+def _game_nights(db, key: str, finished: list[str]) -> dict[str, int]:
+    """How many game nights (two or more tables chained by rematches) the player `key`
+    finished a game of, and how many of those they won (most wins of the night, shared)."""
+    nights, won, seen = 0, 0, set()
+    for table_id in finished:
+        chain = store.rematch_chain(db, table_id)
+        if len(chain) < 2 or chain[0] in seen:
+            continue
+        seen.add(chain[0])
+        nights += 1
+        totals: dict[str, int] = {}
+        for result in store.chain_results(db, chain):
+            totals[result["name_key"]] = totals.get(result["name_key"], 0) + (result["place"] == 1)
+        won += totals.get(key, 0) == max(totals.values()) > 0
+    return {"nights": nights, "nights_won": won}
 
 
 def players(db) -> list[dict[str, Any]]:

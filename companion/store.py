@@ -302,6 +302,41 @@ def set_rematch(db, table_id: str, rematch_id: str, host_sealed: str) -> None:
     db.execute("UPDATE game_tables SET rematch_of = ? WHERE id = ?", [table_id, rematch_id])
 
 
+def rematch_chain(db, table_id: str) -> list[str]:
+    """The tables linked by rematches that `table_id` belongs to, first to last: an
+    evening's game night."""
+    first, seen = table_id, {table_id}
+    while True:
+        row = db.execute("SELECT rematch_of FROM game_tables WHERE id = ?", [first]).fetchone()
+        if row is None or row[0] is None or row[0] in seen:
+            break
+        first = row[0]
+        seen.add(first)
+    chain = [first]
+    while True:
+        row = db.execute("SELECT rematch_id FROM game_tables WHERE id = ?", [chain[-1]]).fetchone()
+        if row is None or row[0] is None or row[0] in chain:
+            return chain
+        chain.append(row[0])
+
+
+def chain_results(db, table_ids: list[str]) -> list[dict[str, Any]]:
+    """The saved results of these tables (finished, at their current version): per seat
+    the table, the player's name and key, score and place."""
+    marks = ", ".join("?" for _ in table_ids)
+    rows = db.execute(
+        "SELECT r.table_id, s.name, r.name_key, r.score, r.place FROM results r"
+        " JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'"
+        " JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
+        f" WHERE r.table_id IN ({marks})",
+        table_ids,
+    )
+    return [
+        {"table_id": table_id, "name": name, "name_key": key, "score": score, "place": place}
+        for table_id, name, key, score, place in rows
+    ]
+
+
 # --- results: the history's and the players' pages' record -------------------------------------
 def tables_without_results(db) -> list[str]:
     """Finished tables whose saved results are missing or older than the table."""

@@ -91,6 +91,7 @@ def results_page(table_id: str):
         started=row["created_at"],
         minutes=play["durationMin"],
         rematch_of=row["rematch_of"],
+        night=history.game_night(db, table_id),
         bgstats_url=export.bgstats_url(play),
     )
 

@@ -1,0 +1,54 @@
+"""Rematches chain into a game night: the results page shows the evening's running wins
+and points across the tables of the chain, and a player's page counts their game nights
+(issue 17)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from played import PICKOMINO_SCORES, Table, create, csrf_of, host_phone, play_pickomino
+
+
+def rematch(host, table: Table) -> Table:
+    """The host taps Rematch and is led to the new table, holding its host token."""
+    response = host.post(f"/t/{table.id}/rematch", data={"csrf_token": csrf_of(host)})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    new_id = response.headers["Location"].split("/")[2]
+    with host.session_transaction() as session:
+        new_host = session["tables"][new_id]["host"]
+    return Table(new_id, new_host, [])
+
+
+def night_rows(page: str) -> list[tuple[str, ...]]:
+    card = html.unescape(page[page.index('class="card game-night"'):])
+    card = card[: card.index("</section>")]
+    return [tuple(cells) for cells in re.findall(r"<tr><th scope=\"row\">([^<]+)</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", card)]
+
+
+def test_game_night_the_results_show_the_evenings_wins_and_points_across_rematches(app, client):
+    first = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, first)
+    assert 'class="card game-night"' not in client.get(f"/t/{first.id}/results").get_data(as_text=True)  # one table: no night yet
+    host = host_phone(app, first)
+    second = rematch(host, first)  # Bruno, Caio, Ana: each takes the tiles in turn again
+    play_pickomino(client, second)
+    page = client.get(f"/t/{second.id}/results").get_data(as_text=True)
+    assert "Game 2 of 2 tonight, chained by rematches." in page
+    # second game, seats Bruno 15 (21 24 ...), Caio 12, Ana 13; first game Ana 15, Bruno 12, Caio 13
+    assert night_rows(page) == [("Ana", "1", "28", "2"), ("Bruno", "1", "27", "2"), ("Caio", "0", "25", "2")]
+    assert sum(PICKOMINO_SCORES.values()) * 2 == 28 + 27 + 25
+    rematch(host, second)  # a third game starts: the first table's results count it
+    assert "Game 1 of 3 tonight" in client.get(f"/t/{first.id}/results").get_data(as_text=True)
+
+
+def test_game_night_a_players_page_counts_their_game_nights(app, client):
+    first = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, first)
+    play_pickomino(client, rematch(host_phone(app, first), first))
+    ana = html.unescape(client.get("/players/Ana").get_data(as_text=True))
+    assert "1 game night (tables chained by rematches) · won 1" in ana
+    caio = html.unescape(client.get("/players/Caio").get_data(as_text=True))
+    assert "1 game night (tables chained by rematches) · won 0" in caio
+    create(client, "pickomino", ("Dora", "Edu"))  # a table without a rematch is no night
+    assert "game night" not in client.get("/players/Dora").get_data(as_text=True)

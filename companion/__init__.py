@@ -8,6 +8,8 @@ import re
 import secrets
 from pathlib import Path
 
+import platformdirs
+
 from flask import Flask, abort, current_app, request
 from flask_babel import Babel
 from htmx_flask import Htmx
@@ -16,7 +18,13 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import db, i18n
 from .web.compression import compress
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+PROJECT_ROOT = PACKAGE.parent
+# Run from a checkout (an editable install included), the top-level templates/ and static/
+# are used as they are and the data lives in its instance/; installed from a wheel, they
+# were mapped into the package at build time (pyproject.toml) and the data lives in the
+# user's data folder, never inside site-packages.
+FROM_CHECKOUT = (PROJECT_ROOT / "pyproject.toml").is_file() and (PROJECT_ROOT / "templates").is_dir()
 MAX_REQUEST_BYTES = 64 * 1024
 # waitress reads a whole body before the app sees it. Over this size it refuses the request
 # (413, plain text) from the headers alone, without reading or buffering the body; bodies
@@ -24,8 +32,20 @@ MAX_REQUEST_BYTES = 64 * 1024
 MAX_SERVER_BODY_BYTES = 1024 * 1024
 
 
+def resource_folder(name: str) -> Path:
+    """templates/ or static/: the checkout's own, or the copy inside the installed package."""
+    return PROJECT_ROOT / name if FROM_CHECKOUT else PACKAGE / name
+
+
 def instance_folder() -> Path:
-    return Path(os.environ.get("COMPANION_INSTANCE", PROJECT_ROOT / "instance"))
+    """Where the database and the cookie key live: COMPANION_INSTANCE, else the checkout's
+    instance/, else the platform's per-user data folder (~/.local/share/companion on Linux)."""
+    configured = os.environ.get("COMPANION_INSTANCE")
+    if configured:
+        return Path(configured)
+    if FROM_CHECKOUT:
+        return PROJECT_ROOT / "instance"
+    return Path(platformdirs.user_data_dir("companion", appauthor=False))
 
 
 def default_database() -> Path:
@@ -113,8 +133,8 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=str(instance),
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        template_folder=str(resource_folder("templates")),
+        static_folder=str(resource_folder("static")),
     )
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+from importlib import metadata
 import logging
 import os
 import sqlite3
@@ -14,7 +15,7 @@ import qrcode
 
 from . import MAX_SERVER_BODY_BYTES, create_app, default_database, processes
 from .db import DatabaseUnusable
-from .web.links import public_base
+from .web.links import only_this_machine, public_base
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -23,12 +24,19 @@ def serve(args: argparse.Namespace) -> int:
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
     try:
-        app = create_app({"PUBLIC_URL": public_url} if public_url else None)
+        app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
     except DatabaseUnusable as error:
         print(error, file=sys.stderr)
         return 1
-    address = public_base(args.port, public_url)
+    address = public_base(args.port, public_url, args.host)
     print(f"Companion is running. Phones on the same network open: {address}", flush=True)
+    if only_this_machine(args.host) and not public_url:
+        print(
+            f"It listens on {args.host} only, so phones cannot reach it (their join links lead nowhere): start it"
+            " with --host 0.0.0.0 to listen on the LAN, or give --public-url if a proxy on this machine forwards"
+            " the phones to it.",
+            flush=True,
+        )
     if sys.stdout.isatty():
         code = qrcode.QRCode(border=2)
         code.add_data(address + "/")
@@ -37,6 +45,7 @@ def serve(args: argparse.Namespace) -> int:
         code = qrcode.QRCode(border=1)
         code.add_data(address + "/")
         code.print_ascii(invert=True)
+    print(f"Data folder: {app.instance_path}", flush=True)
     print(f"Database: {app.config['DATABASE']}", flush=True)
     if app.config["DATABASE_FROZEN"]:
         print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
@@ -111,6 +120,7 @@ def backup(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion", description="A scoring companion for board and dice games.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {metadata.version('companion')}")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("serve", help="start the companion for the phones at the table")
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")

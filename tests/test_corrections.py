@@ -1,4 +1,4 @@
-"""RULES §6, corrections at the table: the host goes back to any line of the log (every
+"""docs/rules.md (corrections), corrections at the table: the host goes back to any line of the log (every
 later action is undone, each kept and marked), and the undone actions are redone one by
 one or all that still apply, each checked by the rules again."""
 

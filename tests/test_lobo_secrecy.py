@@ -1,4 +1,4 @@
-"""Lobo's secret colours (RULES §4) through every page and API response of played games.
+"""Lobo's secret colours (docs/rules.md (Lobo)) through every page and API response of played games.
 
 Five viewers follow each game: the three seats (each with its own phone cookie and its
 own API token), the host (cookie and host token) and an anonymous watcher. After every

@@ -1,4 +1,4 @@
-"""GET /api/openapi.json describes the JSON API (../shared/API.md) truly: every API route is
+"""GET /api/openapi.json describes the JSON API (docs/api.md) truly: every API route is
 in the document and every documented operation is a route, its schemas are valid JSON
 Schema with every reference resolving, and every response of whole games played through
 the API (all four games, accepted and refused requests alike) has a status the document
@@ -282,7 +282,7 @@ class Player:
 
 
 def worm_dice_turn(player: Player, faces: tuple[Any, ...]) -> None:
-    """RULES §1: roll, keep a face, set aside, stop once a worm is kept, or bust."""
+    """docs/rules.md (the worm-dice turn): roll, keep a face, set aside, stop once a worm is kept, or bust."""
     turn = player.table["state"]["turn"]
     seat = turn["seat"]
     rng = player.rng
@@ -307,7 +307,7 @@ def worm_dice_turn(player: Player, faces: tuple[Any, ...]) -> None:
 
 
 def lobo_turn(player: Player) -> None:
-    """RULES §4: record and reveal colours, leave, end, then every seat's meadows."""
+    """docs/rules.md (Lobo): record and reveal colours, leave, end, then every seat's meadows."""
     state = player.table["state"]
     rng = player.rng
     seat = rng.randrange(len(player.tokens))
@@ -334,7 +334,7 @@ def lobo_turn(player: Player) -> None:
 
 
 def twenty_one_turn(player: Player) -> None:
-    """RULES §5: the roller rolls (and may re-roll), then every seat enters or crosses."""
+    """docs/rules.md (Twenty One): the roller rolls (and may re-roll), then every seat enters or crosses."""
     state = player.table["state"]
     rng = player.rng
     roller = player.table["current_seat"]

@@ -1,4 +1,4 @@
-"""RULES.md §6, corrections at the table, through the service layer (event log and replay)."""
+"""docs/rules.md (corrections), corrections at the table, through the service layer (event log and replay)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Heckmeck Barbecue: RULES.md §3.
+"""Heckmeck Barbecue: docs/rules.md (Heckmeck Barbecue).
 
 The dice turn is the shared worm-dice phase (wormdice.play) with this game's faces; this
 module only decides what a finished turn does on the grill.
@@ -20,7 +20,7 @@ from .errors import MalformedAction, RuleError
 from .text import N_, NP_, Text, listing
 
 SPOT_VALUES = range(23, 37)
-# Decision (RULES §3): the seed prints no worms per spot; the companion assumes Pickomino's
+# Decision (docs/rules.md (Heckmeck Barbecue)): the seed prints no worms per spot; the companion assumes Pickomino's
 # bands and lets the host correct them with the option spot_worms.
 DEFAULT_SPOT_WORMS = {str(value): 1 + (value - 21) // 4 for value in SPOT_VALUES}  # 23–24: 1 … 33–36: 4
 SPOT_WORMS_RANGE = range(1, 10)
@@ -347,7 +347,7 @@ def _failure_consequence(state: dict[str, Any], record: dict[str, Any]) -> Text:
 
 
 def _points_made_of(worms: int, snails: int) -> Text:
-    """How a score is made up (RULES §3): a point per worm, SNAIL_POINTS per snail."""
+    """How a score is made up (docs/rules.md (Heckmeck Barbecue)): a point per worm, SNAIL_POINTS per snail."""
     return N_(
         "%(worms)s + %(snails)s × %(points)s",
         worms=NP_("%(num)s worm", "%(num)s worms", worms),

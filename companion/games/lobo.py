@@ -1,4 +1,4 @@
-"""Lobo (La Guerre des Moutons / Wooly Bully): RULES.md §4.
+"""Lobo (La Guerre des Moutons / Wooly Bully): docs/rules.md (Lobo).
 
 The tile board stays on the table. The companion keeps what players track on paper:
 the secret flock colours, who left in which order (and the bonus it earned), and the

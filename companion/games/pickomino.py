@@ -1,4 +1,4 @@
-"""Pickomino (Heckmeck am Bratwurmeck): RULES.md §2."""
+"""Pickomino (Heckmeck am Bratwurmeck): docs/rules.md (Pickomino)."""
 
 from __future__ import annotations
 

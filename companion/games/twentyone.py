@@ -1,4 +1,4 @@
-"""Twenty One: RULES.md §5. A roll-and-write game: one player rolls, every player writes.
+"""Twenty One: docs/rules.md (Twenty One). A roll-and-write game: one player rolls, every player writes.
 
 Each seat has a sheet of five rows; a row has six fields, one per die colour, showing the
 numbers 6..1 from left to right. A round: the active seat rolls (and may re-roll once,

@@ -1,4 +1,4 @@
-"""The worm-dice phase shared by Pickomino and Heckmeck Barbecue (RULES.md §1).
+"""The worm-dice phase shared by Pickomino and Heckmeck Barbecue (docs/rules.md (the worm-dice turn)).
 
 A turn is a small dict (the API's `turn`): the groups set aside, their total, the dice
 left, the roll waiting for a face to be kept, and whether a worm was set aside. `play`

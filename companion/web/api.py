@@ -1,4 +1,4 @@
-"""The JSON API of ../shared/API.md. No game logic: everything goes through the service."""
+"""The JSON API (docs/api.md). No game logic: everything goes through the service."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import ipaddress
 import socket
 
 import qrcode
@@ -24,12 +25,31 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def public_base(port: int | str | None = None, configured: str | None = None) -> str:
-    """Where phones reach this server: the configured public URL, else the LAN address."""
+# Listening on one of these is listening on every network of the machine.
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def public_base(port: int | str | None = None, configured: str | None = None, listening: str = "0.0.0.0") -> str:
+    """Where phones reach this server: the configured public URL; else, listening on every
+    network, the LAN address; else the one address it listens on (never an address it
+    does not answer on)."""
     if configured:
         return configured.rstrip("/")
-    address = lan_address() or "127.0.0.1"
+    if listening in EVERY_ADDRESS:
+        address = lan_address() or "127.0.0.1"
+    else:
+        address = f"[{listening}]" if ":" in listening else listening
     return f"http://{address}:{port}" if port else f"http://{address}"
+
+
+def only_this_machine(listening: str) -> bool:
+    """Whether listening on `listening` leaves the phones out (loopback only)."""
+    if listening == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(listening).is_loopback
+    except ValueError:
+        return False
 
 
 def base_url() -> str:
@@ -40,7 +60,7 @@ def base_url() -> str:
     port = host[1] if len(host) > 1 else ("443" if request.scheme == "https" else "80")
     if request.host.split(":")[0] not in ("localhost", "127.0.0.1", "[::1]"):
         return request.host_url.rstrip("/")  # reached by a name or address phones can use
-    return public_base(port)
+    return public_base(port, listening=current_app.config.get("LISTEN_HOST", "0.0.0.0"))
 
 
 def join_url(token: str) -> str:

@@ -1,8 +1,8 @@
-"""The JSON API of ../shared/API.md as an OpenAPI 3.1 document, served at /api/openapi.json.
+"""The JSON API (docs/api.md) as an OpenAPI 3.1 document, served at /api/openapi.json.
 
 Kept true by tests/test_openapi.py (every API route is here and nothing else is; real
 responses of played games validate against these schemas) and by the fuzz run of
-tests/test_fuzz.py. Responses may carry more fields than listed (API.md), so response
+tests/test_fuzz.py. Responses may carry more fields than listed (docs/api.md), so response
 objects never forbid additional properties; requests are described as the API takes them.
 Enumerations (games, faces, colours, sheet letters) come from the game modules, so the
 document names exactly what the server accepts.
@@ -462,6 +462,7 @@ def table_schemas() -> dict[str, Any]:
                 "ranking": nullable(array(ref("RankingEntry"))) | {"description": "Best first, when finished."},
                 "rematch": nullable(ref("TableId"))
                 | {"description": "The table a rematch of this one started (from its results page), if any."},
+                "closed": {"type": "boolean", "description": "Its host closed it: it takes no more actions."},
                 "state": {"type": "object", "description": "Game-specific."},
             },
             oneOf=per_game,

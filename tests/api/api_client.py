@@ -1,4 +1,4 @@
-"""Speaking API.md from tests: a thin wrapper over the Flask test client, and a check that a
+"""Speaking docs/api.md from tests: a thin wrapper over the Flask test client, and a check that a
 refused request leaves the table exactly as it was."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def bearer(token: str | None) -> dict[str, str]:
 
 
 def assert_error(response, status: int, code: str) -> None:
-    """API.md: {"error": <sentence>, "code": <snake_case>} with the given status."""
+    """docs/api.md: {"error": <sentence>, "code": <snake_case>} with the given status."""
     assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
     assert response.mimetype == "application/json"
     body = response.get_json()
@@ -82,7 +82,7 @@ class Api:
 
     @contextmanager
     def changes_nothing(self, table: Table | str) -> Iterator[None]:
-        """API.md: a refused request changes nothing (state, version and log alike)."""
+        """docs/api.md: a refused request changes nothing (state, version and log alike)."""
         before = self.snapshot(table)
         yield
         assert self.snapshot(table) == before

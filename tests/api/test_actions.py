@@ -1,4 +1,4 @@
-"""API.md "POST /api/tables/<id>/actions": what is accepted, and every refused entry with
+"""docs/api.md "POST /api/tables/<id>/actions": what is accepted, and every refused entry with
 its status and body, leaving the table unchanged."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def play(api, table, moves):
 
 # Each case: the moves that lead there (all accepted), then who sends which refused action.
 REFUSED_ENTRIES = [
-    # RULES §1 step 1: a roll has as many dice as are left, with faces these dice have.
+    # docs/rules.md (the worm-dice turn) step 1: a roll has as many dice as are left, with faces these dice have.
     pytest.param([], ANA, roll(1, 2, 3), 422, "wrong_dice_count", id="rule_1_roll_with_too_few_dice"),
     pytest.param([], ANA, roll(*FULL_ROLL, 1), 422, "wrong_dice_count", id="rule_1_roll_with_too_many_dice"),
     pytest.param(
@@ -52,7 +52,7 @@ REFUSED_ENTRIES = [
     pytest.param([], ANA, roll(2.5, 2, 3, 4, 5, 5, 5, 5), 400, "malformed_action", id="rule_1_roll_face_not_whole"),
     pytest.param([], ANA, {"type": "roll", "dice": "12345555"}, 400, "malformed_action", id="rule_1_roll_dice_not_a_list"),
     pytest.param([(ANA, roll(*FULL_ROLL))], ANA, roll(*FULL_ROLL), 422, "keep_first", id="rule_1_roll_again_before_keeping"),
-    # RULES §1 step 2: keep all dice of one face from the roll, a face not set aside before.
+    # docs/rules.md (the worm-dice turn) step 2: keep all dice of one face from the roll, a face not set aside before.
     pytest.param([], ANA, keep(5), 422, "no_roll", id="rule_1_keep_without_a_roll"),
     pytest.param(
         [(ANA, roll(1, 1, 1, 2, 2, 2, 3, 3))], ANA, keep("worm"), 422, "face_not_in_roll", id="rule_1_keep_a_face_not_in_the_roll"
@@ -77,7 +77,7 @@ REFUSED_ENTRIES = [
         id="rule_1_no_failure_declared_on_the_first_roll",
     ),
     pytest.param([(ANA, roll(*FULL_ROLL))], ANA, STOP, 422, "keep_first", id="rule_1_stop_before_keeping_from_the_roll"),
-    # RULES §1 quick entry: distinct faces, counts at least 1, at most the dice left.
+    # docs/rules.md (the worm-dice turn) quick entry: distinct faces, counts at least 1, at most the dice left.
     pytest.param(
         [(ANA, set_aside("worm", 2))], ANA, set_aside("worm", 1), 422, "face_already_kept",
         id="rule_1_quick_entry_face_already_set_aside",
@@ -88,7 +88,7 @@ REFUSED_ENTRIES = [
     ),
     pytest.param([], ANA, set_aside(4, "2"), 400, "malformed_action", id="rule_1_quick_entry_count_as_text"),
     pytest.param([(ANA, roll(*FULL_ROLL))], ANA, set_aside(4, 1), 422, "keep_first", id="rule_1_quick_entry_while_a_roll_waits"),
-    # RULES §2: "take" can only decline a steal for the grill.
+    # docs/rules.md (Pickomino): "take" can only decline a steal for the grill.
     pytest.param([(ANA, set_aside("worm", 5))], ANA, {"type": "stop", "take": "steal"}, 422, "invalid_take", id="rule_2_take_other_than_grill"),
     pytest.param([(ANA, set_aside("worm", 5))], ANA, {"type": "stop", "take": 1}, 400, "malformed_action", id="rule_2_take_not_text"),
     # Who may act: only the seat whose turn it is, or the host.

@@ -127,7 +127,7 @@ def test_undo_posted_by_many_phones_at_once_undoes_each_action_once(live_server)
 
 # --- many phones, many tables, everything at once -------------------------------------------
 def choose_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """An action the rules accept in `state` (the worm-dice phase of RULES §1)."""
+    """An action the rules accept in `state` (the worm-dice phase of docs/rules.md (the worm-dice turn))."""
     turn = state["state"]["turn"]
     kept = [group["face"] for group in turn["kept"]]
     if turn["roll"] is not None:
@@ -211,7 +211,7 @@ def view_at(app, created: dict[str, Any], version: int, moves: list[tuple[int, d
 
 
 def check_table(app, server, created: dict[str, Any], outcomes: list[Outcome]) -> None:
-    # No 500, and every refusal is one this phone could meet, in API.md's body.
+    # No 500, and every refusal is one this phone could meet, in docs/api.md's body.
     for outcome in outcomes:
         if outcome.status != 200:
             assert refusal_is_expected(outcome), outcome

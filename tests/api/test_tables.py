@@ -1,4 +1,4 @@
-"""API.md "Tables": creating a table, reading it, joining it, and what the database keeps."""
+"""docs/api.md "Tables": creating a table, reading it, joining it, and what the database keeps."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API.md "POST /api/tables/<id>/undo" and RULES §6: undo the latest action still in effect,
+"""docs/api.md "POST /api/tables/<id>/undo" and docs/rules.md (corrections): undo the latest action still in effect,
 by the host or the seat that made it; the log keeps what was undone."""
 
 from __future__ import annotations

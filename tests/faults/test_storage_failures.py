@@ -30,7 +30,7 @@ SET_ASIDE_WORMS = {"type": "set_aside", "face": "worm", "count": 1}
 
 
 def assert_error(response, status: int, code: str) -> None:
-    """API.md's error body: {"error": <sentence>, "code": <snake_case>}."""
+    """docs/api.md's error body: {"error": <sentence>, "code": <snake_case>}."""
     assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
     assert response.mimetype == "application/json" and response.get_json()["code"] == code
 

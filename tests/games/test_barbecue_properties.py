@@ -1,4 +1,4 @@
-"""Heckmeck Barbecue (RULES.md §3) over many random games: what must hold in every state.
+"""Heckmeck Barbecue (docs/rules.md (Heckmeck Barbecue)) over many random games: what must hold in every state.
 
 Random players enter random dice (roll by roll or quick, stops and failures at any time,
 and now and then an entry the rules refuse). After every accepted action the plates,

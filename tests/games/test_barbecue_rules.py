@@ -1,4 +1,4 @@
-"""RULES.md §3, Heckmeck Barbecue: grill spots, plates, snails, failed turns, the end,
+"""docs/rules.md (Heckmeck Barbecue), Heckmeck Barbecue: grill spots, plates, snails, failed turns, the end,
 scores and ranking; seed 002's examples A and B."""
 
 from __future__ import annotations

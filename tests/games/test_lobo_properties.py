@@ -1,4 +1,4 @@
-"""Random Lobo games (RULES §4): any seat does anything in any order, sensible or not.
+"""Random Lobo games (docs/rules.md (Lobo)): any seat does anything in any order, sensible or not.
 
 Every action is either accepted or refused with the state untouched; the accepted ones
 are tracked by a tiny independent model (who left when, the last meadows each seat

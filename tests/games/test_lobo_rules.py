@@ -1,4 +1,4 @@
-"""RULES.md §4, Lobo: secret colours, revealing, leaving bonuses, the end, the meadow count,
+"""docs/rules.md (Lobo), Lobo: secret colours, revealing, leaving bonuses, the end, the meadow count,
 score and ranking. Engine tests (pure), plus the few rules that live in the shell
 (player count, dealing, the host) through the JSON API."""
 

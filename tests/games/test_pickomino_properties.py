@@ -148,7 +148,7 @@ class Table:
         self.check_claim(before, self.state["last_turn"], declined)
 
     def check_claim(self, before, record, declined):
-        """RULES §2, claiming, written out once more on the state before the turn."""
+        """docs/rules.md (Pickomino), claiming, written out once more on the state before the turn."""
         seat, total = record["seat"], record["total"]
         face_up = [tile["value"] for tile in before["grill"] if tile["face_up"]]
         victims = [other for other, stack in enumerate(before["stacks"]) if other != seat and stack[-1:] == [total]]

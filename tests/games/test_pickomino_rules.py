@@ -1,4 +1,4 @@
-"""RULES.md §2, Pickomino: tiles, claiming, failed turns, the end, scores and ranking."""
+"""docs/rules.md (Pickomino), Pickomino: tiles, claiming, failed turns, the end, scores and ranking."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Twenty One's sheets (RULES §5, "Sheets"): the companion's own six layouts A–F and their
+"""Twenty One's sheets (docs/rules.md (Twenty One), "Sheets"): the companion's own six layouts A–F and their
 properties, the options `sheets` and `sheet_layouts` (API and start form), and copied
 sheets remembered per player name for their next tables on this server."""
 

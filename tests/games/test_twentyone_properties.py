@@ -1,4 +1,4 @@
-"""Random Twenty One games (RULES §5): random rolls and re-rolls, every seat writing in a
+"""Random Twenty One games (docs/rules.md (Twenty One)): random rolls and re-rolls, every seat writing in a
 random order what it likes (a random choice of the dice that fit, or a cross), with
 mistakes thrown in that must be refused with the state untouched.
 

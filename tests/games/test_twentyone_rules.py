@@ -1,4 +1,4 @@
-"""RULES.md §5, Twenty One: a test per rule. Engine tests (pure), plus the rules that
+"""docs/rules.md (Twenty One), Twenty One: a test per rule. Engine tests (pure), plus the rules that
 live in the shell (player count, who may write on which sheet, the phones' forms)
 through the JSON API and the pages."""
 

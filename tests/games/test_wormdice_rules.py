@@ -1,4 +1,4 @@
-"""RULES.md §1, the worm-dice phase, through the Pickomino engine (and the Barbecue dice)."""
+"""docs/rules.md (the worm-dice turn), the worm-dice phase, through the Pickomino engine (and the Barbecue dice)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,128 @@
+"""Installed from its wheel into a fresh virtual environment (no checkout, no -e), and
+started from an unrelated folder, the companion serves the whole app: pages, static files,
+the catalogs (a page in French), join links that work; its data goes to the user's data
+folder, never into site-packages. This is how `pipx install .` or `pip install .` runs it.
+
+Slow for a test (it builds the wheel and installs it with its dependencies, about half a
+minute here), and the only one that checks the package as users get it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+import pytest
+import requests
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The `companion` command of a fresh venv that installed the project's wheel."""
+    work = tmp_path_factory.mktemp("installed")
+    dist = work / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dist), str(PROJECT)],
+        check=True, cwd=work,
+    )
+    wheels = list(dist.glob("companion-*.whl"))
+    assert len(wheels) == 1
+    venv.create(work / "venv", with_pip=True)
+    pip = work / "venv" / "bin" / "pip"
+    subprocess.run([str(pip), "install", "--quiet", "--disable-pip-version-check", str(wheels[0])], check=True, cwd=work)
+    return work / "venv" / "bin" / "companion"
+
+
+def answered(address: str) -> requests.Response:
+    """The first answer once the server listens (it says it is running just before)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return requests.get(address, timeout=10)
+        except requests.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def start(command: list[str], cwd: Path, environment: dict[str, str]) -> tuple[subprocess.Popen, list[str]]:
+    """The server, and what it printed up to "Stop it with Ctrl+C." """
+    server = subprocess.Popen(command, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    printed = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = server.stdout.readline()
+        if not line:
+            break
+        printed.append(line.rstrip("\n"))
+        if line.startswith("Stop it with Ctrl+C."):
+            return server, printed
+    server.kill()
+    raise AssertionError("the installed companion did not start:\n" + "\n".join(printed))
+
+
+def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_the_users_folder(installed, tmp_path):
+    version = subprocess.run([str(installed), "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.strip().startswith("companion ")
+
+    elsewhere, home, data = tmp_path / "elsewhere", tmp_path / "home", tmp_path / "data"
+    for folder in (elsewhere, home, data):
+        folder.mkdir()
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith("COMPANION_")
+    } | {"HOME": str(home), "XDG_DATA_HOME": str(data)}
+    port = free_port()
+    server, printed = start(
+        [str(installed), "serve", "--host", "127.0.0.1", "--port", str(port), "--processes", "1"], elsewhere, environment
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        # It prints an address it answers on, and says the phones cannot reach it there.
+        said = "\n".join(printed)
+        assert f"Phones on the same network open: {url}\n" in said
+        assert "phones cannot reach it" in said and "--host 0.0.0.0" in said
+        assert f"Data folder: {data / 'companion'}\n" in said
+
+        home_page = answered(url + "/")
+        assert home_page.status_code == 200 and "Start a table" in home_page.text
+        assert requests.get(url + "/static/app.css", timeout=10).status_code == 200
+        assert requests.get(url + "/static/htmx-2.0.11.min.js", timeout=10).status_code == 200
+
+        created = requests.post(
+            url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10
+        )
+        assert created.status_code == 201
+        table = created.json()
+        french = requests.get(f"{url}/t/{table['id']}", headers={"Accept-Language": "fr"}, timeout=10)
+        assert french.status_code == 200 and 'lang="fr"' in french.text and "Journal de la partie" in french.text
+
+        join_url = table["seats"][0]["join_url"]
+        assert join_url.startswith(url + "/j/")  # an address the server answers on
+        phone = requests.Session()
+        joined = phone.get(join_url, timeout=10)
+        assert joined.status_code == 200 and joined.url == f"{url}/t/{table['id']}"
+        assert "You are Ana" in joined.text
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+
+    assert (data / "companion" / "companion.sqlite3").is_file()
+    assert (data / "companion" / "secret_key").is_file()
+    site_packages = installed.parent.parent / "lib"
+    written = [path for path in site_packages.rglob("*") if path.suffix == ".sqlite3" or path.name in ("secret_key", "instance")]
+    assert not written, f"data written inside the installed package: {written}"
+    assert not list(elsewhere.iterdir()), "nothing is written in the folder it was started from"

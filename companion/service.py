@@ -493,6 +493,19 @@ def is_closed(table: Table) -> bool:
     return table.row.get("closed_at") is not None
 
 
+def score_series(db, table: Table) -> list[list[int]]:
+    """Per seat, the score before the first action and after each action still in effect
+    (the results page's chart)."""
+    game = table.game
+    state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
+    series = [[score] for score in game.scores(state)]
+    for _seq, seat, action in store.moves(db, table.id):
+        game.step(state, seat, action)  # accepted once, so accepted again
+        for points, score in zip(series, game.scores(state)):
+            points.append(score)
+    return series
+
+
 def can_undo(db, table: Table, viewer: Viewer) -> bool:
     if table.row.get("rematch_id") is not None or is_closed(table):
         return False

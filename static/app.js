@@ -141,3 +141,61 @@
     showOptionsOf(select);
   });
 })();
+
+// "Share the results": the text and a picture (the server's SVG of the results, drawn to a
+// PNG here) through the phone's share sheet where it has one (Web Share API); elsewhere
+// the picture downloads and the text goes to the clipboard.
+(function () {
+  "use strict";
+
+  function pictureOf(address) {
+    return fetch(address, { credentials: "same-origin" })
+      .then(function (response) { return response.text(); })
+      .then(function (svg) {
+        return new Promise(function (resolve, reject) {
+          const image = new Image();
+          image.onload = function () {
+            const scale = 2;  // sharp on a phone's screen
+            const canvas = document.createElement("canvas");
+            canvas.width = image.width * scale;
+            canvas.height = image.height * scale;
+            const context = canvas.getContext("2d");
+            context.scale(scale, scale);
+            context.drawImage(image, 0, 0);
+            canvas.toBlob(function (blob) { return blob ? resolve(blob) : reject(new Error("no picture")); }, "image/png");
+          };
+          image.onerror = reject;
+          // a data: address, as the page's Content-Security-Policy allows for images
+          image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+        });
+      });
+  }
+
+  function download(blob, name) {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
+  }
+
+  function share(button) {
+    const text = button.dataset.shareText;
+    pictureOf(button.dataset.shareImage).then(function (blob) {
+      const file = new File([blob], button.dataset.shareName, { type: "image/png" });
+      if (navigator.share && navigator.canShare && navigator.canShare({ files: [file] })) {
+        return navigator.share({ text: text, files: [file] });
+      }
+      if (navigator.share) return navigator.share({ text: text }).then(function () { download(blob, file.name); });
+      download(blob, file.name);
+      if (navigator.clipboard) return navigator.clipboard.writeText(text).catch(function () {});
+    }).catch(function () {});  // the player closed the share sheet: nothing to do
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("button.share[data-share-text]");
+    if (button) share(button);
+  });
+})();

@@ -10,12 +10,12 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext
 
-from .. import export, history, inputs, rematch, service, store
+from .. import export, history, i18n, inputs, rematch, service, store
 from ..db import get_db
 from ..games import GAMES
-from ..games.text import N_, Text
+from ..games.text import N_, Text, listing
 from ..i18n import render
-from . import pages
+from . import chart, pages
 from . import session as phone
 from .links import base_url, qr_svg
 
@@ -74,6 +74,32 @@ def secret() -> str:
 
 
 # --- results -------------------------------------------------------------------------------
+def results_chart(db, table: service.Table, ink: str = "currentColor"):
+    series = service.score_series(db, table)
+    final = listing([f"{name} {points[-1]}" for name, points in zip(table.names, series)])
+    label = render(N_("Each player's score over the game. At the end: %(scores)s.", scores=final))
+    return chart.score_chart(series, table.names, label, render(N_("the game, action by action")), ink)
+
+
+def share_text(view: dict[str, Any], game_title: str, started: str) -> str:
+    """The results as a message for the group's chat, in the reader's language."""
+    lines = [f"{game_title} · {i18n.moment(started)}"]
+    lines += [f"{entry['place']}. {entry['name']}: {entry['score']}" for entry in view["ranking"]]
+    lines += list(dict.fromkeys(entry["tiebreak"] for entry in view["ranking"] if entry["tiebreak"]))
+    return "\n".join(lines)
+
+
+@bp.get("/t/<table_id>/results.svg")
+def results_image(table_id: str):
+    """The results as one picture (heading, places, the chart): what Share sends."""
+    table = finished_table(table_id)
+    db = get_db()
+    view = service.view(table, phone.page_viewer(db, table_id))
+    lines = share_text(view, render(table.game.title), table.row["created_at"]).split("\n")
+    image = chart.results_card(lines[0], lines[1:], results_chart(db, table, ink="#111111"), len(table.names))
+    return Response(image, mimetype="image/svg+xml")
+
+
 @bp.get("/t/<table_id>/results")
 def results_page(table_id: str):
     table = finished_table(table_id)
@@ -92,6 +118,8 @@ def results_page(table_id: str):
         minutes=play["durationMin"],
         rematch_of=row["rematch_of"],
         night=history.game_night(db, table_id),
+        chart=results_chart(db, table),
+        share=share_text(view, render(table.game.title), row["created_at"]),
         bgstats_url=export.bgstats_url(play),
     )
 

@@ -1,0 +1,83 @@
+"""The game as a picture: each player's score over the game (service.score_series),
+drawn on the server as SVG (no script library, no request elsewhere), for the results
+page and for the image its Share button sends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup, escape
+
+# Distinguishable on the dark and the light theme and in print (ColorBrewer's Dark2 and Set1).
+SERIES_COLOURS = ("#e6a23c", "#3c8de0", "#d9534f", "#2fa36b", "#9b6bd3", "#8c6d46", "#e377c2")
+WIDTH, HEIGHT = 640, 320
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 14, 34
+
+
+def _number(value: int | float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def score_chart(series: list[list[int]], names: list[str], label: str, axis: str, ink: str = "currentColor") -> Markup:
+    """An SVG line chart: x the actions of the game, y the score, a line and a legend
+    entry per player. `label` says what it shows in words (for screen readers); `axis`
+    names the x axis; `ink` colours the legend (the page's text colour by default)."""
+    steps = max(len(points) for points in series) - 1
+    low = min(0, *(min(points) for points in series))
+    high = max(1, *(max(points) for points in series))
+    plot_width, plot_height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(step: int) -> float:
+        return LEFT + (plot_width * step / steps if steps else 0)
+
+    def y(score: int) -> float:
+        return TOP + plot_height * (high - score) / (high - low)
+
+    parts = [
+        f'<svg class="score-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {chart_height(len(names))}"'
+        f' role="img" aria-label="{escape(label)}">',
+        f"<title>{escape(label)}</title>",
+        f'<line x1="{LEFT}" y1="{_number(y(low))}" x2="{WIDTH - RIGHT}" y2="{_number(y(low))}" stroke="#888" stroke-width="1"/>',
+        f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{_number(y(low))}" stroke="#888" stroke-width="1"/>',
+        f'<text x="{LEFT - 6}" y="{_number(y(high) + 5)}" text-anchor="end" font-size="13" fill="#888">{high}</text>',
+        f'<text x="{LEFT - 6}" y="{_number(y(low) + 5)}" text-anchor="end" font-size="13" fill="#888">{low}</text>',
+        f'<text x="{LEFT + plot_width / 2:.0f}" y="{HEIGHT - 8}" text-anchor="middle" font-size="13" fill="#888">{escape(axis)}</text>',
+    ]
+    for seat, points in enumerate(series):
+        colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]
+        line = " ".join(f"{_number(x(step))},{_number(y(score))}" for step, score in enumerate(points))
+        parts.append(
+            f'<polyline data-seat="{seat}" points="{line}" fill="none" stroke="{colour}" stroke-width="3"'
+            ' stroke-linejoin="round" stroke-linecap="round"/>'
+        )
+        legend_y = HEIGHT + 24 * seat + 14
+        parts.append(f'<rect x="{LEFT}" y="{legend_y - 10}" width="18" height="10" rx="2" fill="{colour}"/>')
+        parts.append(
+            f'<text x="{LEFT + 26}" y="{legend_y}" font-size="15" fill="{ink}">'
+            f"{escape(names[seat])}: {points[-1]}</text>"
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def chart_height(players: int) -> int:
+    """The chart's height in its own units: the plot and a legend line per player."""
+    return HEIGHT + 24 * players
+
+
+def results_card(heading: str, lines: list[str], chart: Markup, players: int) -> str:
+    """The results as one standalone SVG image (what Share sends as a picture): a heading,
+    a line per player, the chart; dark ink on white, whatever the phone's theme."""
+    top = 40 + 26 * len(lines)
+    height = top + chart_height(players) * 0.9 + 16
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" viewBox="0 0 {WIDTH} {height:.0f}"'
+        ' font-family="system-ui, sans-serif">',
+        f'<rect width="{WIDTH}" height="{height:.0f}" fill="#ffffff"/>',
+        f'<text x="16" y="28" font-size="20" font-weight="700" fill="#111111">{escape(heading)}</text>',
+    ]
+    for index, line in enumerate(lines):
+        parts.append(f'<text x="16" y="{58 + 26 * index}" font-size="17" fill="#111111">{escape(line)}</text>')
+    parts.append(f'<g transform="translate(0 {top}) scale(0.9)" color="#111111">{chart}</g>')
+    parts.append("</svg>")
+    return "".join(parts)

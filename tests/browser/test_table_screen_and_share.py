@@ -1,0 +1,130 @@
+"""The table screen is made for a TV read from three metres (issue 17): at 1280 x 720 and
+1920 x 1080, for every game in play and finished, nothing overflows the screen's width,
+the key numbers (scores, the turn's total, the grill's tiles) are large and within the
+first screen. And the results' Share button sends the text and a PNG picture."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+from playwright.sync_api import Page, expect
+
+W = "worm"
+# The smallest font size of a key number, in CSS pixels, by screen width: read from 3 m.
+LEAST_KEY_SIZE = {1280: 28, 1920: 40}
+
+
+def started(server, game: str, players: list[str], actions: list[dict], options=None) -> str:
+    created = requests.post(
+        server.url + "/api/tables", json={"game": game, "players": players, "options": options or {}}, timeout=10
+    ).json()
+    for action in actions:
+        answer = requests.post(
+            f"{server.url}/api/tables/{created['id']}/actions", json=action,
+            headers={"Authorization": f"Bearer {created['host_token']}"}, timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+    return created["id"]
+
+
+def mid_game(server, game: str) -> tuple[str, list[str]]:
+    """A table of `game` in play, and the CSS selectors of its key numbers."""
+    if game == "pickomino":
+        actions = [{"type": "set_aside", "face": W, "count": 5}, {"type": "stop"}, {"type": "set_aside", "face": W, "count": 2}]
+        return started(server, game, ["Ana", "Bruno", "Caio", "Davi"], actions), [".player-score strong", ".turn-total", ".tile-value"]
+    if game == "heckmeck-barbecue":
+        actions = [{"type": "set_aside", "face": W, "count": 5}, {"type": "stop"}, {"type": "set_aside", "face": 6, "count": 2}]
+        return started(server, game, ["Ana", "Bruno", "Caio"], actions), [".player-points", ".turn-total"]
+    if game == "lobo":
+        return started(server, game, ["Ana", "Bruno", "Caio", "Davi"], [{"type": "abandon", "seat": 2}]), [".player-score strong"]
+    ones = {color: 1 for color in ("white", "black", "red", "blue", "yellow", "green")}
+    return started(server, game, ["Ana", "Bruno", "Caio", "Davi", "Ema", "Fil"], [{"type": "roll", "dice": ones}]), [".tw-total"]
+
+
+def finished(server) -> tuple[str, list[str]]:
+    """A Pickomino game played to its end: the ranking's scores are the key numbers."""
+    actions = []
+    for tile in range(21, 37):
+        worms, rest = divmod(tile, 5)
+        actions.append({"type": "set_aside", "face": W, "count": worms})
+        if rest:
+            actions.append({"type": "set_aside", "face": rest, "count": 1})
+        if worms + bool(rest) < 8:
+            actions.append({"type": "stop"})
+    return started(server, "pickomino", ["Ana", "Bruno", "Caio"], actions), [".rank-score"]
+
+
+def check_fits_and_reads_from_afar(screen: Page, selectors: list[str], width: int) -> None:
+    overflow = screen.evaluate(
+        """() => {
+            const width = innerWidth;
+            const wide = [...document.querySelectorAll('body *')]
+                .filter(element => element.getBoundingClientRect().right > width + 1)
+                .map(element => element.className || element.tagName);
+            return [document.documentElement.scrollWidth - width, wide.slice(0, 5)];
+        }"""
+    )
+    assert overflow == [0, []], f"wider than the screen: {overflow}"
+    for selector in selectors:
+        sizes = screen.locator(selector).evaluate_all(
+            """elements => elements.map(element => [parseFloat(getComputedStyle(element).fontSize),
+                element.getBoundingClientRect().bottom])"""
+        )
+        assert sizes, selector
+        smallest = min(size for size, _bottom in sizes)
+        assert smallest >= LEAST_KEY_SIZE[width], f"{selector} is {smallest} px at {width} px wide"
+        first = sizes[0][1]
+        assert first <= screen.viewport_size["height"], f"{selector} is below the first screen"
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("game", ["pickomino", "heckmeck-barbecue", "lobo", "twenty-one", "finished"])
+def test_the_table_screen_fits_a_tv_and_its_key_numbers_read_from_three_metres(
+    live_server, new_phone, shots_dir, game, width, height
+):
+    table_id, selectors = finished(live_server) if game == "finished" else mid_game(live_server, game)
+    screen = new_phone(viewport={"width": width, "height": height}, is_mobile=False, has_touch=False, device_scale_factor=1)
+    screen.goto(f"{live_server.url}/t/{table_id}/screen")
+    expect(screen.locator("#screen")).to_be_visible()
+    check_fits_and_reads_from_afar(screen, selectors, width)
+    screen.screenshot(path=str(shots_dir / f"tv-{game}-{width}.png"))
+
+
+def test_share_sends_the_text_and_a_png_through_the_share_sheet(live_server, new_phone):
+    table_id, _selectors = finished(live_server)
+    phone = new_phone()
+    phone.add_init_script(
+        """window.shared = [];
+           navigator.canShare = () => true;
+           navigator.share = data => {
+             const file = data.files && data.files[0];
+             return (file ? file.arrayBuffer() : Promise.resolve(new ArrayBuffer(0))).then(bytes => {
+               window.shared.push({text: data.text, name: file && file.name, type: file && file.type,
+                                   head: Array.from(new Uint8Array(bytes).slice(0, 8))});
+             });
+           };"""
+    )
+    phone.goto(f"{live_server.url}/t/{table_id}/results")
+    phone.get_by_role("button", name="Share the results").tap()
+    deadline = time.monotonic() + 10  # wait_for_function evaluates a string: the page's CSP forbids it
+    while phone.evaluate("window.shared.length") == 0 and time.monotonic() < deadline:
+        phone.wait_for_timeout(100)
+    shared = phone.evaluate("window.shared[0]")
+    assert shared["text"].split("\n")[1:] == ["1. Ana: 15", "2. Caio: 13", "3. Bruno: 12"]
+    assert (shared["name"], shared["type"]) == (f"pickomino-{table_id}.png", "image/png")
+    assert shared["head"] == [137, 80, 78, 71, 13, 10, 26, 10]  # the PNG signature
+
+
+def test_share_without_a_share_sheet_downloads_the_png(live_server, new_phone):
+    table_id, _selectors = finished(live_server)
+    phone = new_phone(is_mobile=False, has_touch=False)
+    phone.add_init_script("delete Navigator.prototype.share; delete Navigator.prototype.canShare;")
+    phone.goto(f"{live_server.url}/t/{table_id}/results")
+    with phone.expect_download() as waiting:
+        phone.get_by_role("button", name="Share the results").click()
+    download = waiting.value
+    assert download.suggested_filename == f"pickomino-{table_id}.png"
+    with open(download.path(), "rb") as picture:
+        assert picture.read(8) == b"\x89PNG\r\n\x1a\n"

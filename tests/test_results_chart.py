@@ -1,0 +1,66 @@
+"""The results as a picture (issue 17): each player's score over the game as an SVG chart
+drawn on the server, and the text and image the Share button sends."""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as ElementTree
+
+from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
+
+from companion import service
+from companion.db import get_db
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_chart_series_follow_the_game_and_end_on_the_final_scores(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table)
+    with app.app_context():
+        db = get_db()
+        loaded = service.load(db, table.id)
+        series = service.score_series(db, loaded)
+    assert [points[0] for points in series] == [0, 0, 0]
+    assert [points[-1] for points in series] == [PICKOMINO_SCORES[name] for name in ("Ana", "Bruno", "Caio")]
+    assert len({len(points) for points in series}) == 1 and len(series[0]) == loaded.version + 1
+    assert all(later >= earlier for points in series for earlier, later in zip(points, points[1:]))  # nobody lost a tile
+
+
+def test_the_results_page_draws_the_chart_as_svg_with_one_line_per_player(client):
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table)
+    page = client.get(f"/t/{table.id}/results").get_data(as_text=True)
+    svg = re.search(r'<svg class="score-chart".*?</svg>', page, re.S).group(0)
+    root = ElementTree.fromstring(svg)
+    assert root.get("role") == "img"
+    assert root.get("aria-label") == "Each player's score over the game. At the end: Ana 15, Bruno 12 and Caio 13."
+    assert len(root.findall(f"{SVG}polyline")) == 3
+    assert [text.text for text in root.findall(f"{SVG}text")][-3:] == ["Ana: 15", "Bruno: 12", "Caio: 13"]
+    assert "http" not in svg.replace("http://www.w3.org/2000/svg", "")  # nothing loaded from elsewhere
+
+
+def test_share_gives_the_results_as_text_and_as_a_picture(client):
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table)
+    page = client.get(f"/t/{table.id}/results").get_data(as_text=True)
+    text = html.unescape(re.search(r'data-share-text="([^"]*)"', page).group(1))
+    lines = text.split("\n")
+    assert lines[0].startswith("Pickomino · ")
+    assert lines[1:] == ["1. Ana: 15", "2. Caio: 13", "3. Bruno: 12"]
+    image = client.get(f"/t/{table.id}/results.svg")
+    assert image.status_code == 200 and image.mimetype == "image/svg+xml"
+    root = ElementTree.fromstring(image.get_data(as_text=True))
+    texts = [element.text for element in root.iter(f"{SVG}text")]
+    assert texts[:4] == lines[:4] and root.find(f"{SVG}rect").get("fill") == "#ffffff"
+    french = client.get(f"/t/{table.id}/results", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Partager les résultats" in french
+
+
+def test_the_chart_of_lobo_is_meadow_plus_bonus_and_there_is_no_picture_before_the_end(client):
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    assert client.get(f"/t/{table.id}/results.svg").status_code != 200  # not over: no results yet
+    play_lobo(client, table, [4, 2], leaving=(1,))
+    page = client.get(f"/t/{table.id}/results").get_data(as_text=True)
+    assert "Ana: 4" in page and "Bruno: 8" in page  # Bruno left first: 2 sheep + 6

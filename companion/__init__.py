@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import re
@@ -82,16 +83,35 @@ def _security_headers(response):
     return response
 
 
+# Set on a request refused for its size: the server must close the connection rather than
+# read (and wait for) the rest of a body that may never come (companion.cli's push server).
+BODY_LEFT_UNREAD = "companion.body_left_unread"
+
+
 def _refuse_oversized_bodies() -> None:
     """A body over MAX_CONTENT_LENGTH is refused (413) before anything looks at it: no
-    parsing, no database. (Flask alone would refuse it only once a view reads the body.)"""
-    if request.content_length is not None and request.content_length > current_app.config["MAX_CONTENT_LENGTH"]:
-        abort(413)
+    parsing, no database. (Flask alone would refuse it only once a view reads the body.)
+    A chunked body says no length: it is read here up to one byte past the limit (the push
+    server streams it; werkzeug would cut it at the limit and the view see half of it)."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    environ = request.environ
+    if request.content_length is not None:
+        if request.content_length > limit:
+            environ[BODY_LEFT_UNREAD] = True
+            abort(413)
+        return
+    if environ.get("wsgi.input_terminated"):
+        body = environ["wsgi.input"].read(limit + 1)
+        if len(body) > limit:
+            environ[BODY_LEFT_UNREAD] = True
+            abort(413)
+        environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})
+        del environ["wsgi.input_terminated"]
 
 
 # Loggers that may write a request's path: Flask's ("Exception on <path>"), waitress's
 # ("Exception while serving <path>") and the development server's request lines.
-PATH_LOGGERS = ("waitress", "werkzeug")
+PATH_LOGGERS = ("waitress", "werkzeug", "gevent")
 
 
 class TokenRedactor(logging.Filter):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import qrcode
 
-from . import MAX_SERVER_BODY_BYTES, create_app, default_database, processes
+from . import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, create_app, default_database, processes
 from .db import DatabaseUnusable
 from .web.links import only_this_machine, public_base
 
@@ -53,6 +53,14 @@ def serve(args: argparse.Namespace) -> int:
     workers = processes.default_count() if args.processes is None else args.processes
     if workers <= 1 or args.port == 0 or not processes.supported():
         workers = 1
+    if args.server == "push" and not push_server_runs_here():
+        print("The push server (gevent) cannot run here: serving with threads, and the phones poll.", flush=True)
+        args.server = "threads"
+    if args.server == "push" and app.config["DATABASE_FROZEN"]:
+        args.server = "threads"  # nothing changes: nothing to push
+    gc.freeze()  # see the thread server below
+    if args.server == "push":
+        return serve_push(app, args, workers)
     settings = dict(
         threads=threads_per_process(workers) if args.threads is None else args.threads,
         # Every phone keeps a connection open between its polls: waitress' default of
@@ -64,7 +72,6 @@ def serve(args: argparse.Namespace) -> int:
     # Everything built so far (modules, templates, catalogs) lives as long as the server:
     # kept out of the garbage collector's full passes, which took 25-50 ms under load
     # (~10 ms once frozen), and shared untouched by the worker processes forked below.
-    gc.freeze()
     if workers == 1:
         waitress_serve(app, host=args.host, port=args.port, **settings)
         return 0
@@ -79,6 +86,76 @@ def serve(args: argparse.Namespace) -> int:
     except processes.PortInUse as error:
         print(error, file=sys.stderr)
         return 1
+
+
+def push_server_runs_here() -> bool:
+    try:
+        import gevent.pywsgi  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def serve_push(app, args: argparse.Namespace, workers: int) -> int:
+    """Serve with gevent's WSGI server: each phone's table page holds one connection on
+    which changes are pushed (Server-Sent Events), and thousands of idle connections cost
+    a greenlet each, not a thread. Several processes share the port as with the thread
+    server; a write in any of them wakes the phones of all (companion.notify)."""
+    from .notify import Notifier
+
+    _allow_many_connections()
+
+    def run_worker(sock) -> None:
+        from gevent import socket as green_socket
+        from gevent.pywsgi import WSGIHandler, WSGIServer
+
+        class Handler(WSGIHandler):
+            def run_application(self) -> None:
+                super().run_application()
+                if self.environ.get(BODY_LEFT_UNREAD):
+                    # Refused for its size: close, instead of reading (gevent's default) a
+                    # body of megabytes, or one that never comes.
+                    self.close_connection = True
+                    self.wsgi_input.content_length = self.wsgi_input.position
+                    self.wsgi_input.chunked_input = False
+
+        app.extensions["companion.notifier"] = Notifier(app.config["DATABASE"])
+        listener = green_socket.socket(sock.family, sock.type, fileno=sock.detach())
+        # No access log (a join link's path holds a token); errors go to the logging
+        # system, where the token filter applies.
+        server = WSGIServer(listener, app, log=None, error_log=logging.getLogger("gevent"), handler_class=Handler)
+        server.serve_forever()
+
+    logging.basicConfig()
+    if workers == 1:
+        try:
+            processes.check_port_free(args.host, args.port)
+        except processes.PortInUse as error:
+            print(error, file=sys.stderr)
+            return 1
+        try:
+            run_worker(processes.listening_socket(args.host, args.port))
+        except KeyboardInterrupt:
+            pass
+        return 0
+    print(f"Serving from {workers} processes.", flush=True)
+    try:
+        return processes.serve(run_worker, args.host, args.port, workers)
+    except processes.PortInUse as error:
+        print(error, file=sys.stderr)
+        return 1
+
+
+def _allow_many_connections() -> None:
+    """Every phone holds a connection, each a file descriptor: raise the soft limit (often
+    1024) to the hard one, as far as the system allows."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
 
 
 def threads_per_process(workers: int) -> int:
@@ -126,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")
     run.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
     run.add_argument("--public-url", help="base of the join links in QR codes, e.g. http://192.168.1.20:5000")
+    run.add_argument(
+        "--server",
+        choices=("push", "threads"),
+        default="push",
+        help="push (default): gevent, changes pushed to the phones as they happen; threads: waitress, the phones poll",
+    )
     run.add_argument(
         "--processes",
         type=int,

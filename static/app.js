@@ -199,3 +199,106 @@
     if (button) share(button);
   });
 })();
+
+// A table page: the pushed table, and the phone telling its player when to act.
+(function () {
+  "use strict";
+  const SILENCE_MS = 40000;  // the server says something every 15 s while the page listens
+  let pushing = false;
+  let silence = null;
+
+  function settingOn(name, fallback) {
+    const saved = localStorage.getItem("companion." + name);
+    return saved === null ? fallback : saved === "1";
+  }
+
+  // Push works once the held connection speaks; while it does, the poller stays quiet.
+  // Silence (a proxy that buffers, a connection gone) brings the polling back by itself.
+  function alive() {
+    pushing = true;
+    document.documentElement.dataset.push = "on";
+    clearTimeout(silence);
+    silence = setTimeout(function () {
+      pushing = false;
+      document.documentElement.dataset.push = "off";
+    }, SILENCE_MS);
+  }
+  document.addEventListener("htmx:sseOpen", function (event) {
+    const source = event.detail.source;
+    if (!source || source.companionReady) return;
+    source.companionReady = true;
+    ["hello", "ping", "table"].forEach(function (name) { source.addEventListener(name, alive); });
+    source.addEventListener("redirect", function (message) { location.assign(message.data); });
+  });
+  document.addEventListener("htmx:sseError", function () {
+    pushing = false;
+    document.documentElement.dataset.push = "off";
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (pushing && event.detail.elt.classList.contains("poller")) event.preventDefault();
+  });
+
+  // Your turn: when this phone's player must act (their dice turn, their writing, their
+  // final count), the title says so, the phone vibrates, and a short sound plays if the
+  // player switched sounds on.
+  let baseTitle = null;
+  let mustAct = null;
+  function beep() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    const audio = new Context();
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = 880;
+    volume.gain.setValueAtTime(0.2, audio.currentTime);
+    volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    tone.connect(volume).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.35);
+  }
+  function checkTurn() {
+    const live = document.querySelector(".live");
+    const table = document.getElementById("table");
+    if (!live || !table) return;
+    if (baseTitle === null) baseTitle = document.title;
+    const now = table.hasAttribute("data-must-act");
+    document.title = now ? live.dataset.turnTitle : baseTitle;
+    if (now && mustAct === false) {
+      if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+      if (settingOn("sound", false)) beep();
+    }
+    mustAct = now;
+  }
+
+  // The screen stays awake while a table page is open (Screen Wake Lock), taken again when
+  // the page is seen again (the browser lets it go when the page is hidden), unless the
+  // player switched that off.
+  let wakeLock = null;
+  function keepAwake() {
+    if (!document.querySelector(".live") || !settingOn("awake", true) || document.hidden) return;
+    if (!navigator.wakeLock || wakeLock) return;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeLock = lock;
+      lock.addEventListener("release", function () { wakeLock = null; });
+    }).catch(function () {});
+  }
+  function letSleep() {
+    if (wakeLock) wakeLock.release();
+    wakeLock = null;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".phone-settings [data-setting]").forEach(function (box) {
+      const name = box.dataset.setting;
+      box.checked = settingOn(name, name === "awake");
+      box.addEventListener("change", function () {
+        localStorage.setItem("companion." + name, box.checked ? "1" : "0");
+        if (name === "awake") { if (box.checked) keepAwake(); else letSleep(); }
+      });
+    });
+    checkTurn();
+    keepAwake();
+  });
+  document.addEventListener("htmx:afterSettle", checkTurn);
+  document.addEventListener("visibilitychange", keepAwake);
+})();

@@ -39,7 +39,11 @@ def test_serve_prints_the_phone_address_and_serves_on_a_production_server(tmp_pa
             except requests.ConnectionError:
                 time.sleep(0.1)
         assert response.status_code == 200
-        assert response.headers["Server"] == "companion"  # waitress, not Flask's development server
+        assert "Werkzeug" not in response.headers.get("Server", "")  # not Flask's development server
+        created = requests.post(f"http://127.0.0.1:{port}/api/tables", json={"game": "pickomino", "players": ["A", "B"]}, timeout=5)
+        events = requests.get(f"http://127.0.0.1:{port}/t/{created.json()['id']}/events", stream=True, timeout=5)
+        assert events.headers["Content-Type"].startswith("text/event-stream")  # the push server holds it
+        events.close()
         assert (tmp_path / "db.sqlite3").exists()
     finally:
         process.terminate()
@@ -60,3 +64,28 @@ def test_backup_copies_the_live_database_consistently(app, tmp_path: Path, monke
     assert copy.execute("SELECT count(*) FROM events").fetchone()[0] == 1
     assert main(["backup", str(target)]) == 1  # never overwrites without --force
     assert "exists already" in capsys.readouterr().err
+
+
+def test_serve_with_threads_leaves_the_pages_polling(tmp_path: Path):
+    """Where the push server cannot run (or with --server threads), waitress serves and
+    the table pages poll: no held connection is offered."""
+    port = free_port()
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--server", "threads"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+    )
+    try:
+        for _attempt in range(100):
+            try:
+                created = requests.post(f"http://127.0.0.1:{port}/api/tables", json={"game": "pickomino", "players": ["A", "B"]}, timeout=2)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        table_id = created.json()["id"]
+        page = requests.get(f"http://127.0.0.1:{port}/t/{table_id}", timeout=5).text
+        assert "sse-connect" not in page and 'class="poller"' in page
+        assert requests.get(f"http://127.0.0.1:{port}/t/{table_id}/events", timeout=5).status_code == 404
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -175,6 +175,11 @@ class Game:
         date and the tap refused. In turn-based games every change matters."""
         return True
 
+    def must_act(self, state: dict[str, Any], seat: int) -> bool:
+        """Whether `seat` is awaited now (its phone tells its player): by default, whether it
+        is among the seats that may act."""
+        return seat in self.actors(state)
+
     def actors(self, state: dict[str, Any]) -> list[int]:
         """The seats that may act now (several at once in simultaneous games)."""
         seat = self.current_seat(state)

@@ -164,6 +164,10 @@ class Lobo(Game):
     def actors(self, state: dict[str, Any]) -> list[int]:
         return [] if self.is_finished(state) else list(range(len(state["seats"])))
 
+    def must_act(self, state: dict[str, Any], seat: int) -> bool:
+        # No turns: a player is awaited only for their final count, once the game has ended.
+        return state["ended"] is not None and state["seats"][seat]["meadows"] is None
+
     def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
         # "All tiles are placed" is nobody's in particular: it is logged under the first
         # seat, marked as entered by the host. Every other action is a seat's own, so the

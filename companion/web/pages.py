@@ -6,12 +6,23 @@ import sqlite3
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
 from .. import history, i18n, inputs, service, store
-from ..db import get_db, is_storage_failure
+from ..db import close_db, get_db, is_storage_failure
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_
@@ -285,6 +296,9 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         },
         "error": error,
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "push": "companion.notifier" in current_app.extensions,
+        # whether this phone's player must act now (their dice turn, their writing, their count)
+        "must_act": viewer.seat is not None and not service.is_closed(table) and table.game.must_act(table.state, viewer.seat),
     }
 
 
@@ -292,6 +306,62 @@ def render_table(table: service.Table, viewer: service.Viewer, error: str | None
     context = table_context(table, viewer, error)
     template = "table_body.html" if request.headers.get("HX-Request") else "table.html"
     return render_template(template, **context), status
+
+
+# A held connection says something at least this often: a dead one is noticed (and a proxy
+# that would close a silent one keeps it), and the page knows push still works.
+PUSH_KEEPALIVE_SECONDS = 15
+
+
+def server_sent(event: str, data: str = "", event_id: int | None = None) -> str:
+    lines = [f"event: {event}"] + ([f"id: {event_id}"] if event_id is not None else [])
+    lines += [f"data: {line}" for line in data.split("\n")]
+    return "\n".join(lines) + "\n\n"
+
+
+@bp.get("/t/<table_id>/events")
+def events(table_id: str):
+    """The table page's held connection (Server-Sent Events, served by the push server):
+    this phone's fresh table as soon as an action changed it, rendered as the poll renders
+    it (the shared parts once per version and language). A phone that reconnects says its
+    version (Last-Event-ID, or `v`) and catches up at once; after a rematch it is led to its
+    new seat."""
+    db = get_db()
+    if store.poll_row(db, table_id) is None:
+        abort(404)
+    notifier = current_app.extensions.get("companion.notifier")
+    if notifier is None:
+        abort(404)  # the thread server holds no connections: its pages poll
+    seen = inputs.number_or_none(request.headers.get("Last-Event-ID") or request.args.get("v"))
+    close_db()
+
+    def stream():
+        nonlocal seen
+        yield f"retry: 2000\n\n{server_sent('hello')}"
+        while True:
+            db = get_db()
+            found = store.poll_row(db, table_id)
+            if found is None:
+                return
+            version, rematch_id = found
+            held = phone.held(table_id)
+            if rematch_id is not None and ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
+                close_db()
+                yield server_sent("redirect", url_for("results.follow_rematch", table_id=table_id))
+                return
+            if version != seen:
+                table = service.load(db, table_id)
+                body = render_template("table_body.html", **table_context(table, phone.page_viewer(db, table_id)))
+                close_db()
+                seen = version
+                yield server_sent("table", body, version)
+                continue
+            close_db()  # no database connection is held while waiting
+            if not notifier.wait(table_id, PUSH_KEEPALIVE_SECONDS):
+                yield server_sent("ping")
+
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # nginx: do not buffer it
+    return Response(stream_with_context(stream()), mimetype="text/event-stream", headers=headers)
 
 
 @bp.get("/t/<table_id>")

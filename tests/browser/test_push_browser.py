@@ -1,0 +1,113 @@
+"""Push in a real browser (issue 15): the table page holds its connection and changes
+arrive on it with no polling; the phone tells its player when to act (title, vibration,
+a sound if switched on) and keeps its screen awake, taking the lock again when the page is
+seen again. Against `companion serve` as users run it (the push server)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+from playwright.sync_api import Page, expect
+
+from .conftest import SYNC_TIMEOUT_MS
+
+# Spies on what the page asks of the phone, installed before its scripts run.
+SPIES = """
+window.asked = {vibrate: 0, wakeLock: 0, sound: 0};
+navigator.vibrate = () => { window.asked.vibrate += 1; return true; };
+const lock = new EventTarget();
+lock.release = () => { lock.dispatchEvent(new Event('release')); return Promise.resolve(); };
+window.heldLock = lock;
+Object.defineProperty(navigator, 'wakeLock', {value: {request: () => { window.asked.wakeLock += 1; return Promise.resolve(lock); }}});
+window.AudioContext = class {
+  constructor() { window.asked.sound += 1; this.currentTime = 0; this.destination = {}; }
+  createOscillator() { return {frequency: {}, connect: x => x, start() {}, stop() {}}; }
+  createGain() { return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}}, connect: x => x}; }
+};
+"""
+
+
+@pytest.fixture
+def push_server(tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes", "2",
+         "--public-url", url],
+        env={**os.environ, "COMPANION_INSTANCE": str(tmp_path)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            requests.get(url + "/healthz", timeout=2)
+            break
+        except requests.ConnectionError:
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+    yield url
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)
+
+
+def join(new_phone, url: str) -> Page:
+    phone = new_phone()
+    phone.add_init_script(SPIES)
+    polls = []
+    phone.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
+    phone.polls = polls
+    phone.goto(url)
+    return phone
+
+
+def asked(phone: Page) -> dict:
+    return phone.evaluate("window.asked")
+
+
+def test_push_changes_arrive_without_polling_and_the_phone_says_when_to_act(push_server, new_phone):
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    bruno = join(new_phone, table["seats"][1]["join_url"])
+    for phone in (ana, bruno):
+        expect(phone.locator("html")).to_have_attribute("data-push", "on")
+    assert asked(ana)["wakeLock"] == 1 and asked(bruno)["wakeLock"] == 1  # the screen stays on
+    expect(ana).to_have_title("Your turn · Pickomino")
+    expect(bruno).not_to_have_title("Your turn · Pickomino")
+    bruno.locator('[data-setting="sound"]').check()  # Bruno wants a sound
+
+    # Ana's turn, entered on her phone: Bruno's page follows on its held connection.
+    ana.locator('label[for="mode-quick"]').tap()
+    ana.locator('label[for="quick-worm"]').tap()
+    ana.locator('.counts[data-face="worm"] button.count').nth(4).tap()  # 5 worms: 25
+    ana.get_by_role("button", name="Stop and take 25").tap()
+    expect(bruno.locator(".status")).to_have_text("Your turn", timeout=SYNC_TIMEOUT_MS)
+    expect(bruno).to_have_title("Your turn · Pickomino")
+    assert asked(bruno)["vibrate"] == 1 and asked(bruno)["sound"] == 1
+    assert asked(ana)["vibrate"] == 0 and asked(ana)["sound"] == 0  # her turn ended: nothing to tell
+    expect(ana).not_to_have_title("Your turn · Pickomino")
+    assert bruno.polls == [] and ana.polls == [], "a page that is pushed to does not poll"
+
+    # The browser lets the lock go when the page is hidden; seen again, it is taken again.
+    bruno.evaluate("window.heldLock.release()")
+    bruno.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    deadline = time.monotonic() + 5
+    while asked(bruno)["wakeLock"] < 2 and time.monotonic() < deadline:
+        bruno.wait_for_timeout(50)
+    assert asked(bruno)["wakeLock"] == 2
+
+
+def test_push_the_screen_lock_can_be_switched_off(push_server, new_phone):
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    ana.locator('[data-setting="awake"]').uncheck()
+    ana.reload()
+    expect(ana.locator('[data-setting="awake"]')).not_to_be_checked()
+    assert asked(ana)["wakeLock"] == 0

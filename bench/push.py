@@ -1,0 +1,252 @@
+"""Push benchmark: how soon a change reaches every other phone, and at what cost, with the
+phones holding Server-Sent Events connections and, for comparison, with them polling.
+
+Starts the companion as users run it (`companion serve`, on a fresh SQLite file) for each
+mode in turn. TABLES tables of PHONES phones: every phone joins its seat with its QR link
+(a cookie); in `push` mode it holds the table page's connection (GET /t/<id>/events) and
+reads the tables pushed on it, in `poll` mode it polls every 2 s as the pages did. One player
+per table acts every ACT seconds (2 to 6 s by default) through the JSON API. Reported per
+mode: the time from an action's answer to each other phone having the change (p50, p95,
+p99; negative when the push overtook the answer), the actions' and the bare endpoint's
+(/healthz) round trips measured in the same run, errors, and the server's CPU time and
+memory (all its processes, read from /proc).
+
+    .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60
+    .venv/bin/python bench/push.py --tables 1000 --phones 5 --seconds 60 --act 10 --modes push
+
+A benchmark, not a test: the figures depend on the machine and what else it is doing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import REQUEST_TIMEOUT, Connection, next_action, percentile, start_server  # noqa: E402
+
+
+class Figures:
+    def __init__(self):
+        self.seen: list[float] = []  # ms from an action's answer to a phone having it
+        self.action: list[float] = []
+        self.bare: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.answered: dict[tuple[str, int], float] = {}  # (table, version) -> when the action's answer came
+        self.early: dict[tuple[str, int], list[float]] = {}  # pushes that came before the answer
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    def got(self, table_id: str, version: int) -> None:
+        now = time.perf_counter()
+        answered = self.answered.get((table_id, version))
+        if answered is None:
+            self.early.setdefault((table_id, version), []).append(now)
+        else:
+            self.seen.append((now - answered) * 1000)
+
+    def answer(self, table_id: str, version: int) -> None:
+        now = time.perf_counter()
+        self.answered[(table_id, version)] = now
+        for moment in self.early.pop((table_id, version), []):
+            self.seen.append((moment - now) * 1000)
+
+
+async def join(port: int, table_id: str, join_url: str) -> Connection:
+    phone = Connection("127.0.0.1", port)
+    await phone.request("GET", "/j/" + join_url.rsplit("/j/", 1)[1])
+    await phone.request("GET", f"/t/{table_id}")
+    return phone
+
+
+async def set_up(port: int, phones: int):
+    setup = Connection("127.0.0.1", port)
+    _, data = await setup.request("POST", "/api/tables", {"game": "pickomino", "players": [f"P{i}" for i in range(phones)]})
+    created = json.loads(data)
+    joined = [await join(port, created["id"], seat["join_url"]) for seat in created["seats"]]
+    return created["id"], created["host_token"], joined
+
+
+async def held_connection(port: int, phone: Connection, table_id: str, figures: Figures, deadline: float) -> None:
+    """A phone's table page: one held connection, each pushed table's version noted."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"GET /t/{table_id}/events?v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {phone.cookie}\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
+    )
+    await writer.drain()
+    try:
+        status = await asyncio.wait_for(reader.readline(), REQUEST_TIMEOUT)
+        if b" 200 " not in status:
+            figures.error(f"events: {status.decode().strip()}")
+            return
+        event = None
+        while time.monotonic() < deadline:
+            line = await asyncio.wait_for(reader.readline(), max(0.1, deadline - time.monotonic()))
+            if not line:
+                figures.error("events: closed by the server")
+                return
+            text = line.decode("utf-8", "replace").strip()
+            if text.startswith("event: "):
+                event = text[7:]
+            elif text.startswith("id: ") and event == "table":
+                figures.got(table_id, int(text[4:]))
+    except asyncio.TimeoutError:
+        pass  # the run is over
+    except (ConnectionError, OSError) as error:
+        figures.error(f"events: {type(error).__name__}")
+    finally:
+        writer.close()
+
+
+async def polling(phone: Connection, table_id: str, figures: Figures, deadline: float, every: float) -> None:
+    seen = 0
+    await asyncio.sleep(random.uniform(0, every))
+    while time.monotonic() < deadline:
+        try:
+            status, data = await asyncio.wait_for(
+                phone.request("GET", f"/t/{table_id}/poll?v={seen}", headers={"HX-Request": "true"}), REQUEST_TIMEOUT
+            )
+        except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
+            figures.error(f"poll: {type(error).__name__}")
+            await asyncio.sleep(every)
+            continue
+        if status == 200:
+            version = int(data.split(b'data-version="', 1)[1].split(b'"', 1)[0])
+            for missed in range(seen + 1, version + 1):
+                figures.got(table_id, missed)
+            seen = version
+        elif status != 204:
+            figures.error(f"poll: HTTP {status}")
+        await asyncio.sleep(every)
+
+
+async def acting(port: int, table_id: str, host_token: str, figures: Figures, deadline: float, act: float) -> None:
+    actor = Connection("127.0.0.1", port)
+    _, data = await actor.request("GET", f"/api/tables/{table_id}")
+    state = json.loads(data)
+    await asyncio.sleep(random.uniform(0, act))
+    while time.monotonic() < deadline:
+        started = time.perf_counter()
+        try:
+            status, data = await asyncio.wait_for(
+                actor.request("POST", f"/api/tables/{table_id}/actions", next_action(state), {"Authorization": f"Bearer {host_token}"}),
+                REQUEST_TIMEOUT,
+            )
+        except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
+            figures.error(f"action: {type(error).__name__}")
+            continue
+        if status != 200:
+            figures.error(f"action: HTTP {status}")
+        else:
+            state = json.loads(data)
+            figures.answer(table_id, state["version"])
+            figures.action.append((time.perf_counter() - started) * 1000)
+            if state["status"] == "finished":
+                _, data = await actor.request("POST", f"/api/tables/{table_id}/undo", {}, {"Authorization": f"Bearer {host_token}"})
+                state = json.loads(data)
+                figures.answer(table_id, state["version"])
+        await asyncio.sleep(act * random.uniform(0.5, 1.5))
+
+
+async def bare(port: int, figures: Figures, deadline: float) -> None:
+    connection = Connection("127.0.0.1", port)
+    while time.monotonic() < deadline:
+        started = time.perf_counter()
+        try:
+            await asyncio.wait_for(connection.request("GET", "/healthz"), REQUEST_TIMEOUT)
+            figures.bare.append((time.perf_counter() - started) * 1000)
+        except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
+            figures.error(f"bare: {type(error).__name__}")
+        await asyncio.sleep(0.2)
+
+
+def server_usage(pid: int) -> tuple[float, int]:
+    """CPU seconds (user + system) and resident memory (bytes) of the server and its workers."""
+    ticks, page = os.sysconf("SC_CLK_TCK"), os.sysconf("SC_PAGE_SIZE")
+    pids = [pid] + [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    cpu, memory = 0.0, 0
+    for process in pids:
+        fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu += (int(fields[11]) + int(fields[12])) / ticks
+        memory += int(Path(f"/proc/{process}/statm").read_text().split()[1]) * page
+    return cpu, memory
+
+
+async def run(mode: str, port: int, pid: int, args) -> dict:
+    figures = Figures()
+    tables = []
+    for start in range(0, args.tables, 50):  # set up in batches: not measured
+        tables += await asyncio.gather(*(set_up(port, args.phones) for _ in range(start, min(args.tables, start + 50))))
+    deadline = time.monotonic() + args.seconds
+    jobs = [bare(port, figures, deadline)]
+    for table_id, host_token, phones in tables:
+        jobs.append(acting(port, table_id, host_token, figures, deadline, args.act))
+        for phone in phones[1:]:  # the other phones of the table: the actor's own is the API
+            if mode == "push":
+                jobs.append(held_connection(port, phone, table_id, figures, deadline))
+            else:
+                jobs.append(polling(phone, table_id, figures, deadline, 2.0))
+    cpu_before, _ = server_usage(pid)
+    started = time.monotonic()
+    await asyncio.gather(*jobs)
+    elapsed = time.monotonic() - started
+    cpu_after, memory = server_usage(pid)
+
+    def summary(values: list[float]) -> dict:
+        return {"count": len(values), **{f"p{p}_ms": round(percentile(values, p), 1) for p in (50, 95, 99)}}
+
+    return {
+        "mode": mode,
+        "tables": args.tables,
+        "phones": args.phones,
+        "seconds": round(elapsed, 1),
+        "change_seen": summary(figures.seen),
+        "action": summary(figures.action),
+        "bare": summary(figures.bare),
+        "server_cpu_seconds": round(cpu_after - cpu_before, 1),
+        "server_cpu_share_of_a_core": round((cpu_after - cpu_before) / elapsed, 2),
+        "server_memory_mb": round(memory / 1e6),
+        "errors": figures.errors,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--phones", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--act", type=float, default=4.0, help="mean seconds between two actions at one table")
+    parser.add_argument("--modes", default="push,poll", help="push, poll, or both (default)")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of connections
+    results = []
+    for mode in args.modes.split(","):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        folder = tempfile.mkdtemp(prefix="companion-push-bench-")
+        server = start_server(port, os.path.join(folder, "bench.sqlite3"), [])
+        try:
+            results.append(asyncio.run(run(mode, port, server.pid, args)))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    if len(results) == 2 and results[1]["server_cpu_seconds"]:
+        results.append({"push_cpu_to_poll_cpu": round(results[0]["server_cpu_seconds"] / results[1]["server_cpu_seconds"], 2)})
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import resource
 import socket
 import sys
@@ -33,6 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import REQUEST_TIMEOUT, Connection, next_action, percentile, start_server  # noqa: E402
+
+
+PUSHED_TABLE = re.compile(rb"event: table\nid: (\d+)\n")
 
 
 class Figures:
@@ -90,17 +94,21 @@ async def held_connection(port: int, phone: Connection, table_id: str, figures: 
         if b" 200 " not in status:
             figures.error(f"events: {status.decode().strip()}")
             return
-        event = None
+        pending = b""
         while time.monotonic() < deadline:
-            line = await asyncio.wait_for(reader.readline(), max(0.1, deadline - time.monotonic()))
-            if not line:
+            # Read in blocks and look only for the pushed tables' ids: parsing every line of
+            # thousands of pushed pages would make this generator the bottleneck.
+            chunk = await asyncio.wait_for(reader.read(65536), max(0.1, deadline - time.monotonic()))
+            if not chunk:
                 figures.error("events: closed by the server")
                 return
-            text = line.decode("utf-8", "replace").strip()
-            if text.startswith("event: "):
-                event = text[7:]
-            elif text.startswith("id: ") and event == "table":
-                figures.got(table_id, int(text[4:]))
+            pending += chunk
+            found = list(PUSHED_TABLE.finditer(pending))
+            for match in found:
+                figures.got(table_id, int(match.group(1)))
+            if found:
+                pending = pending[found[-1].end():]
+            pending = pending[-64:]  # an id cut between two blocks is found with the next one
     except asyncio.TimeoutError:
         pass  # the run is over
     except (ConnectionError, OSError) as error:

@@ -188,7 +188,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     # The catalogs live in the package (companion/translations); their .mo files are
     # compiled here, on start, whenever missing or older than the .po files.
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(i18n.compiled_translations(instance / "translations")))
+    app.config.setdefault(
+        "BABEL_TRANSLATION_DIRECTORIES",
+        str(i18n.compiled_translations(instance / "translations", installed=not FROM_CHECKOUT)),
+    )
     Babel(app, locale_selector=i18n.select_locale)
     i18n.install_template_gettext(app)
     app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)

@@ -83,15 +83,18 @@ def compile_catalogs(source: Path, target: Path) -> None:
             raise
 
 
-def compiled_translations(fallback: Path) -> Path:
-    """The folder Flask-Babel reads the .mo files from: the package's own translations
-    folder, or `fallback` (in the instance folder) when the package is installed read-only."""
-    try:
-        compile_catalogs(TRANSLATIONS, TRANSLATIONS)
-        return TRANSLATIONS
-    except OSError:
-        compile_catalogs(TRANSLATIONS, fallback)
-        return fallback
+def compiled_translations(fallback: Path, installed: bool = False) -> Path:
+    """The folder Flask-Babel reads the .mo files from: in a checkout, the package's own
+    translations folder (beside the .po files) unless it is read-only; installed, always
+    `fallback` (in the data folder): nothing is ever written inside site-packages."""
+    if not installed:
+        try:
+            compile_catalogs(TRANSLATIONS, TRANSLATIONS)
+            return TRANSLATIONS
+        except OSError:
+            pass
+    compile_catalogs(TRANSLATIONS, fallback)
+    return fallback
 
 
 # --- rendering ------------------------------------------------------------------------------

@@ -122,7 +122,11 @@ def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_
 
     assert (data / "companion" / "companion.sqlite3").is_file()
     assert (data / "companion" / "secret_key").is_file()
+    assert (data / "companion" / "translations" / "fr" / "LC_MESSAGES" / "messages.mo").is_file()
     site_packages = installed.parent.parent / "lib"
-    written = [path for path in site_packages.rglob("*") if path.suffix == ".sqlite3" or path.name in ("secret_key", "instance")]
+    written = [
+        path for path in site_packages.rglob("*")
+        if path.suffix in (".sqlite3", ".mo") or path.name in ("secret_key", "instance")
+    ]
     assert not written, f"data written inside the installed package: {written}"
     assert not list(elsewhere.iterdir()), "nothing is written in the folder it was started from"

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -64,3 +69,29 @@ def live_server(app):
     server = LiveServer(app).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def push_server(tmp_path):
+    """`companion serve` as users run it (the push server, two processes) on a fresh
+    database in a free loopback port: its address."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes", "2",
+         "--public-url", url],
+        env={**os.environ, "COMPANION_INSTANCE": str(tmp_path)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            requests.get(url + "/healthz", timeout=2)
+            break
+        except requests.ConnectionError:
+            assert process.poll() is None and time.monotonic() < deadline, "the companion did not start"
+            time.sleep(0.1)
+    yield url
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)

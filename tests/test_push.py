@@ -6,52 +6,14 @@ rematch it is led to its new seat. Real HTTP against the server as users run it.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import gevent
-import pytest
 import requests
 
 from companion import create_app
 from companion.notify import Notifier
-
-PROJECT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def server(tmp_path):
-    """`companion serve` with the push server and two processes, on a fresh database."""
-    port = free_port()
-    environment = {**os.environ, "COMPANION_INSTANCE": str(tmp_path)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes", "2"],
-        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            requests.get(url + "/healthz", timeout=2)
-            break
-        except requests.ConnectionError:
-            assert process.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-    yield url
-    process.send_signal(signal.SIGINT)
-    process.wait(timeout=30)
-
 
 class Stream:
     """One phone's held connection, read event by event."""
@@ -98,13 +60,13 @@ def act(url: str, table: dict, action: dict) -> None:
     assert response.status_code == 200, response.text
 
 
-def test_push_every_phone_gets_the_change_whichever_process_saved_it(server):
-    table = new_table(server)
+def test_push_every_phone_gets_the_change_whichever_process_saved_it(push_server):
+    table = new_table(push_server)
     # Eight phones: the kernel spreads them over both processes, and the action lands on one.
-    phones = [Stream(f"{server}/t/{table['id']}/events?v=0") for _ in range(8)]
+    phones = [Stream(f"{push_server}/t/{table['id']}/events?v=0") for _ in range(8)]
     for phone in phones:
         assert phone.next_event()["event"] == "hello"
-    act(server, table, {"type": "set_aside", "face": "worm", "count": 2})
+    act(push_server, table, {"type": "set_aside", "face": "worm", "count": 2})
     for phone in phones:
         pushed = phone.next_table()
         assert pushed["id"] == "1"
@@ -112,47 +74,47 @@ def test_push_every_phone_gets_the_change_whichever_process_saved_it(server):
         phone.close()
 
 
-def test_push_a_phone_that_reconnects_catches_up_from_its_version_at_once(server):
-    table = new_table(server)
-    act(server, table, {"type": "set_aside", "face": "worm", "count": 2})
-    act(server, table, {"type": "set_aside", "face": 3, "count": 2})
-    behind = Stream(f"{server}/t/{table['id']}/events?v=0", last_event=1)  # it saw version 1, then lost Wi-Fi
+def test_push_a_phone_that_reconnects_catches_up_from_its_version_at_once(push_server):
+    table = new_table(push_server)
+    act(push_server, table, {"type": "set_aside", "face": "worm", "count": 2})
+    act(push_server, table, {"type": "set_aside", "face": 3, "count": 2})
+    behind = Stream(f"{push_server}/t/{table['id']}/events?v=0", last_event=1)  # it saw version 1, then lost Wi-Fi
     assert behind.next_table()["id"] == "2"
     behind.close()
-    current = Stream(f"{server}/t/{table['id']}/events?v=2")
+    current = Stream(f"{push_server}/t/{table['id']}/events?v=2")
     assert current.next_event()["event"] == "hello"
-    act(server, table, {"type": "stop"})
+    act(push_server, table, {"type": "stop"})
     assert current.next_table()["id"] == "3"
     current.close()
 
 
-def test_push_renders_the_table_for_the_phone_that_listens(server):
-    table = new_table(server)
+def test_push_renders_the_table_for_the_phone_that_listens(push_server):
+    table = new_table(push_server)
     ana = requests.Session()
     ana.get(table["seats"][0]["join_url"], timeout=10)
-    stream = Stream(f"{server}/t/{table['id']}/events?v=-1", session=ana)
+    stream = Stream(f"{push_server}/t/{table['id']}/events?v=-1", session=ana)
     first = stream.next_table()["data"]
     assert "You are Ana" in first and 'id="controls"' in first and "data-must-act" in first
     stream.close()
 
 
-def test_push_after_a_rematch_the_phone_is_led_to_its_new_seat(server):
-    table = new_table(server)
+def test_push_after_a_rematch_the_phone_is_led_to_its_new_seat(push_server):
+    table = new_table(push_server)
     ana = requests.Session()
     ana.get(table["seats"][0]["join_url"], timeout=10)
     for tile in range(21, 37):  # the whole game, entered by the host
         worms, rest = divmod(tile, 5)
-        act(server, table, {"type": "set_aside", "face": "worm", "count": worms})
+        act(push_server, table, {"type": "set_aside", "face": "worm", "count": worms})
         if rest:
-            act(server, table, {"type": "set_aside", "face": rest, "count": 1})
+            act(push_server, table, {"type": "set_aside", "face": rest, "count": 1})
         if worms + bool(rest) < 8:
-            act(server, table, {"type": "stop"})
-    stream = Stream(f"{server}/t/{table['id']}/events?v=-1", session=ana)
+            act(push_server, table, {"type": "stop"})
+    stream = Stream(f"{push_server}/t/{table['id']}/events?v=-1", session=ana)
     stream.next_table()
     bruno = requests.Session()
     bruno.get(table["seats"][1]["join_url"], timeout=10)
-    bruno_csrf = bruno.get(f"{server}/t/{table['id']}", timeout=10).text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
-    assert bruno.post(f"{server}/t/{table['id']}/rematch", data={"csrf_token": bruno_csrf}, timeout=10).status_code == 200
+    bruno_csrf = bruno.get(f"{push_server}/t/{table['id']}", timeout=10).text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+    assert bruno.post(f"{push_server}/t/{table['id']}/rematch", data={"csrf_token": bruno_csrf}, timeout=10).status_code == 200
     while True:
         event = stream.next_event()
         if event["event"] == "redirect":

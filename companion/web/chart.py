@@ -4,7 +4,6 @@ page and for the image its Share button sends."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from markupsafe import Markup, escape
 

@@ -5,14 +5,8 @@ seen again. Against `companion serve` as users run it (the push server)."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 
-import pytest
 import requests
 from playwright.sync_api import Page, expect
 
@@ -32,30 +26,6 @@ window.AudioContext = class {
   createGain() { return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}}, connect: x => x}; }
 };
 """
-
-
-@pytest.fixture
-def push_server(tmp_path):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes", "2",
-         "--public-url", url],
-        env={**os.environ, "COMPANION_INSTANCE": str(tmp_path)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            requests.get(url + "/healthz", timeout=2)
-            break
-        except requests.ConnectionError:
-            assert process.poll() is None and time.monotonic() < deadline
-            time.sleep(0.1)
-    yield url
-    process.send_signal(signal.SIGINT)
-    process.wait(timeout=30)
 
 
 def join(new_phone, url: str) -> Page:

@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import weakref
 from pathlib import Path
+from typing import Callable
 
 import sqlite_utils
 from flask import current_app, g
@@ -116,11 +117,14 @@ class DatabaseUnusable(Exception):
     what to do."""
 
 
-def connect(path: str | Path, pragmas: dict[str, str | int] | None = None, frozen: bool = False) -> sqlite_utils.Database:
+def connect(
+    path: str | Path, pragmas: dict[str, str | int] | None = None, frozen: bool = False, pause: Callable | None = None
+) -> sqlite_utils.Database:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE).
 
     `pragmas` (the SQLITE_PRAGMAS setting) come after the defaults and may override them.
     `frozen`: the database is read as a file nobody changes (see open_database).
+    `pause`: how a writer waits for another's write lock when SQLite must not (store.write).
     """
     # the timeout is SQLite's busy timeout: a writer waits that long for another's lock
     target, uri = (Path(path).resolve().as_uri() + "?mode=ro&immutable=1", True) if frozen else (str(path), False)
@@ -131,6 +135,8 @@ def connect(path: str | Path, pragmas: dict[str, str | int] | None = None, froze
         conn.execute(f"PRAGMA {name} = {value}")
     db = sqlite_utils.Database(conn)
     db.snapshots = snapshots.for_database(path)
+    db.outcomes = snapshots.for_database(path, "outcomes")
+    db.pause = pause
     return db
 
 
@@ -203,7 +209,10 @@ def get_db() -> sqlite_utils.Database:
         frozen = app.config.get("DATABASE_FROZEN", False)
         if not frozen:  # a frozen database has no WAL to keep
             keep_open(app)
-        g.db = connect(app.config["DATABASE"], app.config.get("SQLITE_PRAGMAS"), frozen)
+        # under the push server (gevent) a writer must wait for the lock by gevent's sleep
+        notifier = app.extensions.get("companion.notifier")
+        pause = notifier.pause if notifier is not None else None
+        g.db = connect(app.config["DATABASE"], app.config.get("SQLITE_PRAGMAS"), frozen, pause)
     return g.db
 
 

@@ -266,20 +266,27 @@ def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
     game = table.game
     if not wanted or type(game).describe_outcome is Game.describe_outcome:
         return {}
-    state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
-    last, lines = max(wanted), {}
-    for seq, seat, action in store.moves(db, table.id):
-        if seq > last:
-            break
-        if seq not in wanted:
-            game.step(state, seat, action)  # in place: accepted once, so it is accepted again
-            continue
-        after = game.apply(state, seat, action)
-        line = game.describe_outcome(state, after, seat, action)
-        if line is not None:
-            lines[seq] = line
-        state = after
-    return lines
+    lines, missing = {}, set()
+    for seq in wanted:
+        kept = db.outcomes.get((table.id, seq))  # (line or None,): the writer kept it
+        if kept is None:
+            missing.add(seq)
+        else:
+            lines[seq] = kept[0]
+    if missing:
+        state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
+        last = max(missing)
+        for seq, seat, action in store.moves(db, table.id):
+            if seq > last:
+                break
+            if seq not in missing:
+                game.step(state, seat, action)  # in place: accepted once, so it is accepted again
+                continue
+            after = game.apply(state, seat, action)
+            lines[seq] = game.describe_outcome(state, after, seat, action)
+            db.outcomes.put((table.id, seq), (lines[seq],))
+            state = after
+    return {seq: line for seq, line in lines.items() if line is not None}
 
 
 # --- writing ------------------------------------------------------------------------
@@ -355,8 +362,10 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
         store.append_event(db, table_id, version, seat, viewer.host, action)
+        outcome = table.game.describe_outcome(table.state, state, seat, action)
         _save(db, table, state, version)
     db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh
+    db.outcomes.put((table_id, version), (outcome,))  # its log line, for the same refresh
     return table
 
 

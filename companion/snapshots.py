@@ -17,6 +17,9 @@ from typing import Any, Hashable
 # A café's tables (100 and more), each with its newest version or two. Not more: every
 # state kept is objects the garbage collector walks on its full passes.
 STATES_KEPT = 300
+# The log lines that tell an action's outcome, by (table id, seq): a table page shows its
+# newest dozen, so a café's tables need a few thousand. Each is one small sentence.
+OUTCOMES_KEPT = 5000
 
 
 class RecentlyUsed:
@@ -42,15 +45,17 @@ class RecentlyUsed:
                 self._values.popitem(last=False)
 
 
-_by_database: dict[str, RecentlyUsed] = {}
+_by_database: dict[tuple[str, str], RecentlyUsed] = {}
 _by_database_lock = threading.Lock()
 
 
-def for_database(path: str | Path) -> RecentlyUsed:
-    """The states kept for one database file, by (table id, version)."""
-    key = str(path)
+def for_database(path: str | Path, kind: str = "states") -> RecentlyUsed:
+    """What is kept for one database file: its "states" by (table id, version), or its
+    "outcomes" by (table id, seq). Neither ever changes once written: an undo makes a new
+    version, and an event's outcome depends only on the events before it, which stay."""
+    key = (str(path), kind)
     found = _by_database.get(key)
     if found is None:
         with _by_database_lock:
-            found = _by_database.setdefault(key, RecentlyUsed(STATES_KEPT))
+            found = _by_database.setdefault(key, RecentlyUsed(STATES_KEPT if kind == "states" else OUTCOMES_KEPT))
     return found

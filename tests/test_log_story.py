@@ -83,3 +83,16 @@ def test_log_twenty_one_lines_say_hits_and_the_score_of_a_full_row(client):
         "entered white, black, red, blue, yellow and green: row 1 is full and scores 42.",
         "entered white and black: 2 hits.",
     ]
+
+
+def test_log_lines_read_by_another_server_process_are_the_same(client, app):
+    """The process that saved an action keeps its outcome line; another process (nothing
+    kept) finds the same lines by replaying the log."""
+    from companion import snapshots
+
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table, tiles=range(21, 27))
+    written = lines(client, table)
+    snapshots._by_database.pop((app.config["DATABASE"], "outcomes"))  # a process that kept none
+    assert lines(client, table) == written
+    assert any("took" in line for line in written)

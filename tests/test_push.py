@@ -89,13 +89,19 @@ def test_push_a_phone_that_reconnects_catches_up_from_its_version_at_once(push_s
 
 
 def test_push_renders_the_table_for_the_phone_that_listens(push_server):
+    """The phone whose turn it is gets its controls; the watching phones get one shared
+    rendering, with no form (and so no session's token) in it."""
     table = new_table(push_server)
-    ana = requests.Session()
-    ana.get(table["seats"][0]["join_url"], timeout=10)
-    stream = Stream(f"{push_server}/t/{table['id']}/events?v=-1", session=ana)
-    first = stream.next_table()["data"]
-    assert "You are Ana" in first and 'id="controls"' in first and "data-must-act" in first
-    stream.close()
+    phones = [requests.Session() for _ in range(3)]
+    for phone, seat in zip(phones, table["seats"]):
+        phone.get(seat["join_url"], timeout=10)
+    streams = [Stream(f"{push_server}/t/{table['id']}/events?v=-1", session=phone) for phone in phones]
+    ana, bruno, caio = (stream.next_table()["data"] for stream in streams)
+    assert 'id="controls"' in ana and "data-must-act" in ana
+    assert 'id="controls"' not in bruno and "data-must-act" not in bruno
+    assert bruno == caio and "csrf_token" not in bruno
+    for stream in streams:
+        stream.close()
 
 
 def test_push_after_a_rematch_the_phone_is_led_to_its_new_seat(push_server):
@@ -130,12 +136,89 @@ def test_push_the_notifier_wakes_a_waiter_when_another_process_writes(tmp_path):
     client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
     table_id = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"]
     notifier = Notifier(database)
+    with notifier.watching(table_id):
+        writer = gevent.spawn_later(0.2, subprocess.run, [sys.executable, "-c", BUMP, database, table_id], check=True)
+        assert notifier.wait(table_id, (0, None), timeout=20) is True
+        writer.join()
+    with notifier.watching("NOSUCH"):
+        assert notifier.wait("NOSUCH", (0, None), timeout=0.1) is False  # nothing moved it: the wait times out
+
+
+BUMP = (
+    "import sqlite3, sys\n"
+    "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+    "connection.execute('UPDATE game_tables SET version = version + 1 WHERE id = ?', [sys.argv[2]])\n"
+)
+
+
+def test_push_a_change_made_between_reading_the_table_and_waiting_is_not_missed(tmp_path):
+    """A held connection reads its table, sends it (which may yield to other greenlets:
+    the watcher among them), then waits. A change saved in between is already behind it."""
+    database = str(tmp_path / "companion.sqlite3")
+    client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
+    table_id = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"]
+    notifier = Notifier(database, check_seconds=0.005)
+    with notifier.watching(table_id):
+        read = (0, None)  # what the connection read and sent
+        subprocess.run([sys.executable, "-c", BUMP, database, table_id], check=True)
+        gevent.sleep(0.2)  # the watcher runs and reads version 1 before anyone waits
+        assert notifier.wait(table_id, read, timeout=0) is True
+        assert notifier.wait(table_id, (1, None), timeout=0.1) is False  # up to date: it waits
+
+
+def test_push_a_rematch_wakes_the_phones_of_the_finished_table(tmp_path):
+    """A rematch does not move the old table's version; it still wakes its phones, which
+    are led to their new seats."""
+    database = str(tmp_path / "companion.sqlite3")
+    client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
+    table_id = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"]
+    notifier = Notifier(database, check_seconds=0.005)
     script = (
         "import sqlite3, sys\n"
         "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-        "connection.execute('UPDATE game_tables SET version = version + 1 WHERE id = ?', [sys.argv[2]])\n"
+        "connection.execute(\"UPDATE game_tables SET rematch_id = 'NEXT' WHERE id = ?\", [sys.argv[2]])\n"
     )
-    writer = gevent.spawn_later(0.2, subprocess.run, [sys.executable, "-c", script, database, table_id], check=True)
-    assert notifier.wait(table_id, timeout=20) is True
-    writer.join()
-    assert notifier.wait("NOSUCH", timeout=0.1) is False  # nothing moved it: the wait times out
+    with notifier.watching(table_id):
+        subprocess.run([sys.executable, "-c", BUMP, database, table_id], check=True)
+        assert notifier.wait(table_id, (0, None), timeout=20) is True
+        writer = gevent.spawn_later(0.1, subprocess.run, [sys.executable, "-c", script, database, table_id], check=True)
+        assert notifier.wait(table_id, (1, None), timeout=20) is True
+        writer.join()
+        assert notifier.wait(table_id, (1, "NEXT"), timeout=0.1) is False
+
+
+def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connections_go_on(tmp_path):
+    """Under the push server one thread serves every connection of a process. A write that
+    finds the lock held (by another process, here a second connection) must wait by
+    gevent's sleep: SQLite's own busy wait would stop the whole process, the holder too
+    when it is a connection of this process, until the busy timeout gives up."""
+    from companion import db as database_module
+    from companion import store
+
+    path = str(tmp_path / "companion.sqlite3")
+    database_module.migrate(path)
+    holder = database_module.connect(path, pause=Notifier.pause)
+    writer = database_module.connect(path, {"busy_timeout": 2000}, pause=Notifier.pause)
+    ticks = []
+
+    def hold_the_lock():
+        with store.write(holder):
+            gevent.sleep(0.3)  # another request of this process, mid-write
+
+    def count():
+        while len(ticks) < 1000:
+            ticks.append(1)
+            gevent.sleep(0.001)
+
+    def write():
+        with store.write(writer):
+            writer.conn.execute("PRAGMA user_version")
+        return len(ticks)
+
+    holding, counting = gevent.spawn(hold_the_lock), gevent.spawn(count)
+    gevent.sleep(0.01)
+    written = gevent.spawn(write)
+    gevent.joinall([holding, written], raise_error=True)
+    counting.kill()
+    assert written.value > 10  # the other greenlets ran while the writer waited
+    assert writer.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 2000  # SQLite's wait is back

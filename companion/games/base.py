@@ -55,6 +55,10 @@ class Game:
     max_players: int
     options: tuple[Option, ...] = ()
     bgg_id: int | None = None  # the game's BoardGameGeek id, when it has one (for exported plays)
+    # Whether every phone that only watches (not its turn, nothing to undo) sees the same
+    # table: then it is rendered once per version and language for all of them. Not so
+    # when a phone shows its own sheet or its own secrets.
+    watchers_see_the_same_table: bool = True
 
     # --- options -------------------------------------------------------------------
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -118,6 +118,7 @@ class Lobo(Game):
     title = N_("Lobo")
     min_players = 2
     max_players = 4
+    watchers_see_the_same_table = False  # each phone shows its own secret colour
     colors = COLORS
     color_names = COLOR_NAMES
     max_sheep = MAX_SHEEP

@@ -239,6 +239,7 @@ class TwentyOne(Game):
     title = N_("Twenty One")
     min_players = 2
     max_players = 6
+    watchers_see_the_same_table = False  # each phone shows its own sheet first
     colors = COLORS
     color_names = COLOR_NAMES
     letters = LETTERS

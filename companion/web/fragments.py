@@ -30,10 +30,17 @@ def install(app) -> None:
 
 
 def shared_fragment(name: str, table_id: str, version: int, *more: Hashable, caller: Callable[[], Any]) -> Markup:
-    kept: RecentlyUsed = current_app.extensions["companion.fragments"]
-    key = (name, table_id, version, str(get_locale()), *more)
-    found = kept.get(key)
+    found = kept(name, table_id, version, *more)
     if found is None:
         found = Markup(caller())
-        kept.put(key, found)
+        keep(found, name, table_id, version, *more)
     return found
+
+
+def kept(name: str, table_id: str, version: int, *more: Hashable) -> Markup | None:
+    """The part kept for these, in the request's language, if any."""
+    return current_app.extensions["companion.fragments"].get((name, table_id, version, str(get_locale()), *more))
+
+
+def keep(part: str, name: str, table_id: str, version: int, *more: Hashable) -> None:
+    current_app.extensions["companion.fragments"].put((name, table_id, version, str(get_locale()), *more), Markup(part))

@@ -304,8 +304,36 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
 
 def render_table(table: service.Table, viewer: service.Viewer, error: str | None = None, status: int = 200):
     context = table_context(table, viewer, error)
-    template = "table_body.html" if request.headers.get("HX-Request") else "table.html"
-    return render_template(template, **context), status
+    if request.headers.get("HX-Request"):
+        return table_body(context), status
+    return render_template("table.html", **context), status
+
+
+def table_body(context: dict[str, Any]) -> str:
+    """The table part of a page, as a refresh (a poll, a push) sends it. A phone that only
+    watches (not its turn, nothing to undo or redo, no error) sees what every other watching
+    phone of the table sees, in a game that shows them all the same: that is rendered once
+    per version and language and shared (after an action, all but one or two phones of a
+    table are watching)."""
+    view, viewer = context["table"], context["viewer"]
+    watching = (
+        context["game"].watchers_see_the_same_table
+        and context["acting_for"] is None
+        and not viewer.host
+        and not context["can_undo"]
+        and not context["redo_offer"]
+        and context["error"] is None
+    )
+    if not watching:
+        return render_template("table_body.html", **context)
+    key = ("table", view["id"], view["version"], *sorted(context["poll_params"].items()))
+    shared = fragments.kept(*key)
+    if shared is None:
+        shared = render_template("table_body.html", **context)
+        if phone.CSRF_FIELD in shared:
+            return shared  # it holds a form for this phone (a rematch): never another's
+        fragments.keep(shared, *key)
+    return shared
 
 
 # A held connection says something at least this often: a dead one is noticed (and a proxy
@@ -314,9 +342,8 @@ PUSH_KEEPALIVE_SECONDS = 15
 
 
 def server_sent(event: str, data: str = "", event_id: int | None = None) -> str:
-    lines = [f"event: {event}"] + ([f"id: {event_id}"] if event_id is not None else [])
-    lines += [f"data: {line}" for line in data.split("\n")]
-    return "\n".join(lines) + "\n\n"
+    head = f"event: {event}\n" + (f"id: {event_id}\n" if event_id is not None else "")
+    return head + "data: " + data.replace("\n", "\ndata: ") + "\n\n"
 
 
 @bp.get("/t/<table_id>/events")
@@ -337,28 +364,28 @@ def events(table_id: str):
 
     def stream():
         nonlocal seen
-        yield f"retry: 2000\n\n{server_sent('hello')}"
-        while True:
-            db = get_db()
-            found = store.poll_row(db, table_id)
-            if found is None:
-                return
-            version, rematch_id = found
-            held = phone.held(table_id)
-            if rematch_id is not None and ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
-                close_db()
-                yield server_sent("redirect", url_for("results.follow_rematch", table_id=table_id))
-                return
-            if version != seen:
-                table = service.load(db, table_id)
-                body = render_template("table_body.html", **table_context(table, phone.page_viewer(db, table_id)))
-                close_db()
-                seen = version
-                yield server_sent("table", body, version)
-                continue
-            close_db()  # no database connection is held while waiting
-            if not notifier.wait(table_id, PUSH_KEEPALIVE_SECONDS):
-                yield server_sent("ping")
+        with notifier.watching(table_id):
+            yield f"retry: 2000\n\n{server_sent('hello')}"
+            while True:
+                db = get_db()
+                found = store.poll_row(db, table_id)
+                if found is None:
+                    return
+                version, rematch_id = found
+                held = phone.held(table_id)
+                if rematch_id is not None and ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
+                    close_db()
+                    yield server_sent("redirect", url_for("results.follow_rematch", table_id=table_id))
+                    return
+                body = None
+                if version != seen:
+                    body = table_body(table_context(service.load(db, table_id), phone.page_viewer(db, table_id)))
+                    seen = version
+                close_db()  # no database connection is held while waiting
+                if body is not None:
+                    yield server_sent("table", body, version)
+                if not notifier.wait(table_id, found, PUSH_KEEPALIVE_SECONDS):
+                    yield server_sent("ping")
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # nginx: do not buffer it
     return Response(stream_with_context(stream()), mimetype="text/event-stream", headers=headers)

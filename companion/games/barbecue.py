@@ -17,6 +17,7 @@ from typing import Any
 from . import wormdice
 from .base import Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
+from .schema import COUNT, SEAT, SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing
 
 SPOT_VALUES = range(23, 37)
@@ -88,6 +89,73 @@ class Barbecue(wormdice.WormDiceGame):
             validate=check_spot_worms,
         ),
     )
+
+    def api_schemas(self) -> ApiSchemas:
+        spot_or_null = nullable({"type": "integer", "minimum": SPOT_VALUES[0], "maximum": SPOT_VALUES[-1]})
+        outcomes = ["placed", "protected", "stole", "snail", "failed"]
+        return ApiSchemas(
+            options_request=obj({"spot_worms": ref("SpotWormsRequest")}, required=[], additionalProperties=False),
+            options=obj(
+                {
+                    "spot_worms": {
+                        "type": "object",
+                        "propertyNames": {"enum": [str(value) for value in SPOT_VALUES]},
+                        "additionalProperties": {"type": "integer"},
+                        "required": [str(value) for value in SPOT_VALUES],
+                    }
+                }
+            ),
+            state=obj(
+                {
+                    "spots": array(
+                        obj(
+                            {
+                                "value": {"type": "integer", "minimum": SPOT_VALUES[0], "maximum": SPOT_VALUES[-1]},
+                                "worms": {"type": "integer", "minimum": SPOT_WORMS_RANGE[0], "maximum": SPOT_WORMS_RANGE[-1]},
+                                "plates": array(SEAT, maxItems=2, description="The owners' seats."),
+                                "snail": {"type": "boolean"},
+                            }
+                        ),
+                        minItems=len(SPOT_VALUES),
+                        maxItems=len(SPOT_VALUES),
+                    ),
+                    "worms": array({"type": "integer"}),
+                    "snails": array(COUNT),
+                    "plates_left": array(COUNT),
+                    "snail_supply": COUNT,
+                    "colours": array({"enum": list(PLATE_COLOURS)}, description="The plate colour of each seat."),
+                    "turn": ref("WormDiceTurn"),
+                    "last_turn": wormdice.api_last_turn(
+                        outcomes, {"spot": spot_or_null, "from_seat": SEAT_OR_NULL, "snail_to": spot_or_null}
+                    ),
+                    "claim": obj(
+                        {
+                            "outcome": {"enum": outcomes},
+                            "spot": spot_or_null,
+                            "from_seat": SEAT_OR_NULL,
+                            "reason": {"type": "string"},
+                        },
+                        required=["outcome", "spot", "from_seat"],
+                        description="What stopping now would do (only once dice are set aside).",
+                    ),
+                },
+                required=["spots", "worms", "snails", "plates_left", "snail_supply", "turn", "last_turn"],
+            ),
+            actions=wormdice.API_ACTIONS,
+            named={
+                **wormdice.API_NAMED,
+                "SpotWormsRequest": {
+                    "type": "object",
+                    "description": "Corrections of the worms per grill spot, by spot number; the others keep their default.",
+                    "propertyNames": {"enum": [str(value) for value in SPOT_VALUES]},
+                    "additionalProperties": {
+                        "type": "integer",
+                        "minimum": SPOT_WORMS_RANGE[0],
+                        "maximum": SPOT_WORMS_RANGE[-1],
+                    },
+                },
+            },
+        )
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         spot_worms = options["spot_worms"]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from .errors import MalformedAction, RuleError
+from .schema import ApiSchemas
 from .text import N_, Text
 
 
@@ -76,6 +77,10 @@ class Game:
             name: option.check(raw[name]) if name in raw else copy.deepcopy(option.default)
             for name, option in known.items()
         }
+
+    def api_schemas(self) -> ApiSchemas:
+        """The game's part of the JSON API (games/schema.py): its options, actions, state."""
+        raise NotImplementedError
 
     # --- the engine ----------------------------------------------------------------
     def deal(self, players: list[str], options: dict[str, Any], rng: random.Random) -> Any:

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from ..inputs import typed_value
 from .base import Game, Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
+from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
 from .text import N_, NC_, NP_, Text, listing
 
 COLORS = ("red", "blue", "yellow", "black")
@@ -133,6 +134,65 @@ class Lobo(Game):
     )
 
     # --- setting up -----------------------------------------------------------------
+    def api_schemas(self) -> ApiSchemas:
+        meadows = array(
+            obj(
+                {
+                    "sheep": COUNT,
+                    "fenced": {"type": "boolean"},
+                    "wolf": {"type": "boolean"},
+                    "valid": {"type": "boolean"},
+                    "counts": {"type": "boolean"},
+                    "reason": nullable({"enum": [NOT_FENCED, UNCOVERED_WOLF, SMALLER]}),
+                }
+            )
+        )
+        seat = obj(
+            {
+                "seat": SEAT,
+                "color": nullable(ref("FlockColor")) | {"description": "null while hidden from the reader."},
+                "color_recorded": {"type": "boolean"},
+                "revealed": {"type": "boolean"},
+                "left": nullable({"type": "integer", "minimum": 1}) | {"description": "Order of leaving."},
+                "bonus": COUNT,
+                "meadow": nullable(COUNT),
+                "meadows": nullable(meadows),
+            },
+            required=["seat", "color", "revealed", "left", "bonus", "meadow"],
+        )
+        typed_meadow = obj(
+            {"sheep": {"type": "integer", "minimum": 0, "maximum": MAX_SHEEP}, "fenced": {"type": "boolean"}, "wolf": {"type": "boolean"}}
+        )
+        return ApiSchemas(
+            options_request=obj({"deal_colors": {"type": "boolean"}}, required=[], additionalProperties=False),
+            options=obj({"deal_colors": {"type": "boolean"}}),
+            state=obj(
+                {
+                    "seats": array(seat),
+                    "ended": {"type": "boolean"},
+                    "end_reason": nullable({"enum": [END_TILES_PLACED, END_ALL_LEFT]}),
+                    "next_bonus": COUNT,
+                    "waiting_for": array(SEAT, description="Seats yet to enter their meadows after the end."),
+                },
+                required=["seats", "ended"],
+            ),
+            actions={
+                "LoboChooseColor": action(
+                    "choose_color", "lobo without dealt colours: record the colour drawn.", {"color": ref("FlockColor")}, ["color"]
+                ),
+                "LoboReveal": action("reveal", "lobo: make one's colour public."),
+                "LoboAbandon": action("abandon", "lobo: leave the game."),
+                "LoboEnd": action("end", "lobo: all tiles are placed."),
+                "LoboMeadows": action(
+                    "meadows",
+                    "lobo, after the end, once per seat (may be corrected until every seat has entered).",
+                    {"meadows": array(typed_meadow, maxItems=MAX_MEADOWS)},
+                    ["meadows"],
+                ),
+            },
+            named={"FlockColor": {"enum": list(COLORS)}},
+        )
+
     def deal(self, players: list[str], options: dict[str, Any], rng: random.Random) -> list[str] | None:
         if not options["deal_colors"]:
             return None

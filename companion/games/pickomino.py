@@ -7,6 +7,7 @@ from typing import Any
 from . import wormdice
 from .base import Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
+from .schema import SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing
 
 TILE_VALUES = range(21, 37)
@@ -37,6 +38,44 @@ class Pickomino(wormdice.WormDiceGame):
             N_("A failed turn turns the highest grill tile face down even when the player had no tile to give back."),
         ),
     )
+
+    def api_schemas(self) -> ApiSchemas:
+        tile_or_null = nullable({"type": "integer", "minimum": TILE_VALUES[0], "maximum": TILE_VALUES[-1]})
+        return ApiSchemas(
+            options_request=obj(
+                {"alternative_return": {"type": "boolean"}, "flip_when_empty": {"type": "boolean"}},
+                required=[],
+                additionalProperties=False,
+            ),
+            options=obj({"alternative_return": {"type": "boolean"}, "flip_when_empty": {"type": "boolean"}}),
+            state=obj(
+                {
+                    "grill": array(
+                        obj(
+                            {
+                                "value": {"type": "integer", "minimum": TILE_VALUES[0], "maximum": TILE_VALUES[-1]},
+                                "worms": {"type": "integer", "minimum": 1, "maximum": 4},
+                                "face_up": {"type": "boolean"},
+                            }
+                        ),
+                        description="The tiles on the grill, ascending, face-down ones included.",
+                    ),
+                    "stacks": array(array({"type": "integer"}), description="Per seat, bottom to top."),
+                    "turn": ref("WormDiceTurn"),
+                    "last_turn": wormdice.api_last_turn(
+                        ["took", "stole", "failed"],
+                        {"tile": tile_or_null, "from_seat": SEAT_OR_NULL, "returned": tile_or_null, "turned": tile_or_null},
+                    ),
+                    "claim": obj(
+                        {"on_grill": {"type": "boolean"}, "steal_from": SEAT_OR_NULL, "lower": tile_or_null},
+                        description="What stopping now would claim (only while a claim is possible).",
+                    ),
+                },
+                required=["grill", "stacks", "turn", "last_turn"],
+            ),
+            actions=wormdice.API_ACTIONS,
+            named=wormdice.API_NAMED,
+        )
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         return {

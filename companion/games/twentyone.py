@@ -15,6 +15,7 @@ from typing import Any
 from ..inputs import typed_value
 from .base import Game, Option, explain_ties, rank
 from .errors import MalformedAction, RuleError
+from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing
 
 COLORS = ("white", "black", "red", "blue", "yellow", "green")
@@ -267,6 +268,101 @@ class TwentyOne(Game):
     )
 
     # --- setting up ---------------------------------------------------------------------
+    def api_schemas(self) -> ApiSchemas:
+        # what the writer's page showed: refused if the table has moved past it
+        seen = {
+            "row": {"type": "integer", "minimum": 0, "description": "The row the page showed (422 not_current_row otherwise)."},
+            "roll": {**ref("TwentyOneDice"), "description": "The roll the page showed (409 roll_changed after a re-roll)."},
+        }
+        field = obj(
+            {
+                "color": {"enum": list(COLORS)},
+                "value": {"enum": list(FIELD_NUMBERS)},
+                "entry": nullable({"type": "integer", "minimum": 1, "maximum": 6}),
+                "crossed": {"type": "boolean"},
+                "hit": {"type": "boolean"},
+            }
+        )
+        row = obj(
+            {
+                "score": nullable(COUNT),
+                "hits": {"type": "integer", "minimum": 0, "maximum": len(FIELD_NUMBERS)},
+                "fields": array(field, minItems=len(FIELD_NUMBERS), maxItems=len(FIELD_NUMBERS)),
+            }
+        )
+        sheet = obj(
+            {
+                "seat": SEAT,
+                "letter": {"enum": list(LETTERS)},
+                "copied": {"type": "boolean"},
+                "row": {"type": "integer", "minimum": 0, "maximum": ROWS},
+                "total": COUNT,
+                "rows": array(row, minItems=ROWS, maxItems=ROWS),
+            }
+        )
+        return ApiSchemas(
+            options_request=obj(
+                {
+                    "sheets": nullable(
+                        array(nullable({"enum": list(LETTERS)}), description="Per seat a different sheet letter, or null: dealt.")
+                    ),
+                    "sheet_layouts": nullable(
+                        array(nullable(ref("SheetLayout")), description="Per seat null (the sheet's own colours) or a copied sheet.")
+                    ),
+                },
+                required=[],
+                additionalProperties=False,
+            ),
+            options=obj(
+                {
+                    "sheets": nullable(array(nullable({"enum": list(LETTERS)}))),
+                    "sheet_layouts": nullable(array(nullable(ref("SheetLayout")))),
+                }
+            ),
+            state=obj(
+                {
+                    "round": {"type": "integer", "minimum": 1},
+                    "roll": nullable(ref("TwentyOneDice")),
+                    "first_roll": nullable(ref("TwentyOneDice")),
+                    "rerolled": {"type": "boolean"},
+                    "waiting_for": array(SEAT, description="Seats yet to write this roll down."),
+                    "sheets": array(sheet),
+                },
+                required=["roll", "rerolled", "waiting_for", "sheets"],
+            ),
+            actions={
+                "TwentyOneRoll": action(
+                    "roll", "twenty-one: the active seat (or the host), once per round.", {"dice": ref("TwentyOneDice")}, ["dice"]
+                ),
+                "TwentyOneReroll": action(
+                    "reroll",
+                    "twenty-one: once per round, before anyone has written; every die that showed 1 still shows 1.",
+                    {"dice": ref("TwentyOneDice")},
+                    ["dice"],
+                ),
+                "TwentyOneEnter": action(
+                    "enter",
+                    "twenty-one: write these dice into the seat's current row.",
+                    {"colors": array({"enum": list(COLORS)}, minItems=1, maxItems=len(COLORS), uniqueItems=True), **seen},
+                    ["colors"],
+                ),
+                "TwentyOneCross": action("cross", "twenty-one: cross out the leftmost empty field of the current row.", seen),
+            },
+            named={
+                "TwentyOneDice": obj(
+                    {color: {"type": "integer", "minimum": 1, "maximum": 6} for color in COLORS},
+                    description="The six dice by colour, each 1..6.",
+                    additionalProperties=False,
+                ),
+                "SheetLayout": array(
+                    array({"enum": list(COLORS)}, minItems=len(COLORS), maxItems=len(COLORS), uniqueItems=True),
+                    minItems=ROWS,
+                    maxItems=ROWS,
+                    description="A copied sheet: five rows, each the six colours once, left to right.",
+                ),
+            },
+        )
+
     def deal(self, players: list[str], options: dict[str, Any], rng: random.Random | None) -> list[str]:
         """A different sheet for every seat: the chosen ones, the others drawn (without
         `rng`, in letter order)."""

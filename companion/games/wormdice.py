@@ -13,6 +13,7 @@ from typing import Any
 
 from .base import Game, require_seat_turn
 from .errors import MalformedAction, RuleError
+from .schema import COUNT, SEAT, TEXT, action, array, nullable, obj, ref
 from .text import N_, NP_, Text
 
 WORM = "worm"
@@ -259,3 +260,61 @@ class WormDiceGame(Game):
         """How the turn in `state["last_turn"]` ended, without the player's name: "took 27
         from the grill", "turn failed (no worm set aside): 24 went back to the grill"."""
         raise NotImplementedError
+
+
+# --- the API's description (games/schema.py) ------------------------------------------------
+# Named schemas and actions both worm-dice games add to the API: the same on both sides.
+API_NAMED = {
+    "Face": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 6}, {"const": WORM}], "description": "A die face."},
+    "WormDiceTurn": nullable(
+        obj(
+            {
+                "seat": SEAT,
+                "kept": array(obj({"face": ref("Face"), "count": {"type": "integer", "minimum": 1}})),
+                "total": COUNT,
+                "dice_left": {"type": "integer", "minimum": 0, "maximum": DICE_COUNT},
+                "roll": nullable(array(ref("Face"))),
+                "has_worm": {"type": "boolean"},
+            }
+        )
+    ),
+}
+API_ACTIONS = {
+    "WormDiceRoll": action(
+        "roll",
+        "pickomino, heckmeck-barbecue: the faces rolled, as many dice as are left.",
+        {"dice": array(ref("Face"), minItems=1, maxItems=DICE_COUNT)},
+        ["dice"],
+    ),
+    "WormDiceKeep": action("keep", "Set aside all dice of that face from the last roll.", {"face": ref("Face")}, ["face"]),
+    "WormDiceSetAside": action(
+        "set_aside",
+        "Quick entry: set aside `count` dice of `face`, no roll recorded.",
+        {"face": ref("Face"), "count": {"type": "integer", "minimum": 1, "maximum": DICE_COUNT}},
+        ["face", "count"],
+    ),
+    "WormDiceStop": action(
+        "stop",
+        'End the turn and claim. Pickomino only: "take": "grill" declines a possible steal.',
+        {"take": {"const": "grill"}},
+    ),
+    "WormDiceBust": action("bust", "Declare the turn failed (not before a group is set aside)."),
+}
+
+
+def api_last_turn(outcomes: list[str], fields: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a worm-dice game's `last_turn`: how the last turn ended."""
+    return nullable(
+        obj(
+            {
+                "seat": SEAT,
+                "total": COUNT,
+                "kept": array(obj({"face": ref("Face"), "count": {"type": "integer", "minimum": 1}})),
+                "outcome": {"enum": outcomes},
+                **fields,
+                "reason": {"type": "string", "description": "Why a failed turn failed."},
+                "text": {**TEXT, "description": "The outcome as a sentence."},
+            },
+            required=["seat", "total", "outcome", *fields, "text"],
+        )
+    )

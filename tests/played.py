@@ -38,6 +38,15 @@ def create(client, game: str = "pickomino", players=("Ana", "Bruno", "Caio"), op
     return Table(body["id"], body["host_token"], [seat["token"] for seat in body["seats"]])
 
 
+def play_scene(client, game: str, scene) -> Table:
+    """A table of `game` brought to `scene` (Game.scenes) through the API, each action
+    entered by its seat's own token."""
+    table = create(client, game, scene.players, scene.options)
+    for seat, action in scene.actions:
+        act(client, table, table.seats[seat], action)
+    return table
+
+
 def act(client, table: Table, token: str, action: dict) -> dict:
     response = client.post(f"/api/tables/{table.id}/actions", json=action, headers=bearer(token))
     assert response.status_code == 200, response.get_json()

@@ -65,25 +65,9 @@ def form_bytes(fields: list[tuple[str, str]]) -> bytes:
     ).encode()
 
 
-BASE_ACTIONS = {
-    "pickomino": [
-        {"type": "roll", "dice": [1, 2, 3, 4, 5, "worm", "worm", "worm"]},
-        {"type": "set_aside", "face": "worm", "count": 2},
-        {"type": "keep", "face": 5},
-        {"type": "stop", "take": "grill"},
-    ],
-    "heckmeck-barbecue": [{"type": "set_aside", "face": 6, "count": 3}, {"type": "roll", "dice": [6] * 8}],
-    "lobo": [
-        {"type": "meadows", "meadows": [{"sheep": 4, "fenced": True, "wolf": False}]},
-        {"type": "choose_color", "color": "red"},
-        {"type": "abandon"},
-    ],
-    "twenty-one": [
-        {"type": "roll", "dice": {"white": 1, "black": 2, "red": 3, "blue": 4, "yellow": 5, "green": 6}},
-        {"type": "enter", "colors": ["white"]},
-    ],
-}
-OPTIONS = {"lobo": {"deal_colors": False}}
+# The actions of every game's scenes (Game.scenes): each game's own kinds of action, to be
+# made hostile.
+BASE_ACTIONS = {slug: [action for scene in game.scenes().values() for _, action in scene.actions] for slug, game in GAMES.items()}
 
 
 class World:
@@ -95,19 +79,18 @@ class World:
         self.app = create_app({"DATABASE": self.database, "SECRET_KEY": "test", "TESTING": True})
         self.api = self.app.test_client()
         self.tables = {}
-        for slug in GAMES:
-            players = ["Ana", "Bruno", "Caio"]
-            created = self.api.post("/api/tables", json={"game": slug, "players": players, "options": OPTIONS.get(slug, {})})
+        for slug, game in GAMES.items():  # each at the point of its last scene before the end
+            scene = [scene for name, scene in game.scenes().items() if name != "finished"][-1]
+            created = self.api.post("/api/tables", json={"game": slug, "players": list(scene.players), "options": scene.options})
             assert created.status_code == 201, created.get_json()
             body = created.get_json()
+            for seat, action in scene.actions:
+                moved = self.api.post(f"/api/tables/{body['id']}/actions", json=action, headers=self.bearer(body["seats"][seat]["token"]))
+                assert moved.status_code == 200, moved.get_json()
             phone = self.app.test_client()
             assert phone.get(f"/j/{body['seats'][0]['token']}").status_code == 303
-            csrf = re.search(r'name="csrf_token" value="([^"]+)"', phone.get(f"/t/{body['id']}").text).group(1)
+            csrf = re.search(r'name="csrf_token" value="([^"]+)"', phone.get("/").text).group(1)  # the start form
             self.tables[slug] = {**body, "phone": phone, "csrf": csrf}
-        if "lobo" in self.tables:  # meadows are entered after the end
-            lobo = self.tables["lobo"]
-            ended = self.api.post(f"/api/tables/{lobo['id']}/actions", json={"type": "end"}, headers=self.bearer(lobo["host_token"]))
-            assert ended.status_code == 200
 
     @staticmethod
     def bearer(token: str) -> dict:

@@ -2,7 +2,7 @@
 through WSGI: no network at all).
 
 Schemathesis generates requests for every operation of /api/openapi.json, valid ones and
-ones that break the schemas. Each request is aimed at a real table of one of the four games
+ones that break the schemas. Each request is aimed at a real table of every game in the registry
 (or at an unknown one) and carries a real token, another table's token, a made-up one or
 none. Every answer must be in the document (status listed for the operation, JSON content,
 body valid against its schema), never a 5xx; and every refused request, and every read,
@@ -29,6 +29,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from security.snapshot import database_snapshot
 
+from companion.games import GAMES
 from companion.web.openapi import document
 
 EXAMPLES_PER_OPERATION = 100
@@ -39,18 +40,14 @@ CHECKS = [
     response_schema_conformance,
     response_headers_conformance,
 ]
-# Each table of a game, and the moves that bring it to where refusals are most tempting:
-# a roll waiting for a face to be kept, dice set aside, meadows being entered, a roll
-# being written down.
+# A table of every game at each point of play its module names (Game.scenes) but its end:
+# a roll waiting for a face to be kept, dice set aside, meadows being entered, a roll being
+# written down, where refusals are most tempting.
 TABLES = [
-    ("pickomino", {}, [{"type": "roll", "dice": [1, 2, 3, 4, 5, "worm", "worm", "worm"]}]),
-    (
-        "heckmeck-barbecue",
-        {},
-        [{"type": "roll", "dice": [1, 2, 3, 4, 6, "worm", "worm", "worm"]}, {"type": "keep", "face": "worm"}],
-    ),
-    ("lobo", {"deal_colors": False}, [{"type": "end"}, {"type": "meadows", "meadows": [], "seat": 2}]),
-    ("twenty-one", {}, [{"type": "roll", "dice": dict(white=1, black=2, red=3, blue=4, yellow=5, green=6)}]),
+    (slug, scene)
+    for slug, game in GAMES.items()
+    for name, scene in game.scenes().items()
+    if name != "finished"
 ]
 UNKNOWN_TABLE = "Z2Z2Z2"
 
@@ -82,13 +79,13 @@ class World:
 @pytest.fixture
 def world(app, client) -> World:
     tables = []
-    for game, options, moves in TABLES:
-        response = client.post("/api/tables", json={"game": game, "players": ["Ana", "Bruno", "Caio"], "options": options})
+    for game, scene in TABLES:
+        response = client.post("/api/tables", json={"game": game, "players": list(scene.players), "options": scene.options})
         assert response.status_code == 201
         table = response.get_json()
-        host = {"Authorization": f"Bearer {table['host_token']}"}
-        for move in moves:
-            moved = client.post(f"/api/tables/{table['id']}/actions", json=move, headers=host)
+        for seat, action in scene.actions:
+            token = {"Authorization": f"Bearer {table['seats'][seat]['token']}"}
+            moved = client.post(f"/api/tables/{table['id']}/actions", json=action, headers=token)
             assert moved.status_code == 200, moved.get_json()
         tables.append(table)
     return World(app.config["DATABASE"], tables)

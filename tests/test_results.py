@@ -16,7 +16,6 @@ from companion.db import connect
 from companion.games import GAMES
 from companion.games.twentyone import COLORS
 from played import (
-    FAILED_TURN,
     act,
     bearer,
     create,
@@ -25,6 +24,7 @@ from played import (
     joined,
     play_lobo,
     play_pickomino,
+    play_scene,
     table_count,
     take_tile,
     who,
@@ -225,6 +225,16 @@ def test_rematch_of_twenty_one_keeps_each_players_sheet(app, client):
     assert [sheet["copied"] for sheet in new["state"]["sheets"]] == [True, False, False]
 
 
+def play_twentyone_to_the_end(client, table):
+    """Five rounds of six 1s: the first player fills a row each round, the others cross out."""
+    ones = dict(zip(COLORS, (1,) * 6))
+    for _round in range(5):
+        act(client, table, table.host, {"type": "roll", "dice": ones})
+        act(client, table, table.seats[0], {"type": "enter", "colors": list(COLORS)})
+        for seat in range(1, len(table.seats)):
+            act(client, table, table.seats[seat], {"type": "cross"})
+
+
 def twentyone_finished_through_the_api(client, table):
     play_twentyone_to_the_end(client, table)
     return client.get(f"/api/tables/{table.id}").get_json()
@@ -407,38 +417,20 @@ def test_the_table_screen_follows_the_rematch_and_refuses_unknown_tables(app, cl
     assert client.get("/t/NOSUCH/screen/poll?v=0").status_code == 404
 
 
-def play_barbecue_to_the_end(client, table):
-    """Every turn fails (a declared bust): snails fill the grill's spots until none is left."""
-    state = client.get(f"/api/tables/{table.id}").get_json()
-    while state["status"] == "playing":
-        for action in FAILED_TURN:
-            state = act(client, table, table.host, action)
-
-
-def play_twentyone_to_the_end(client, table):
-    """Five rounds of six 1s: the first player fills a row each round, the others cross out."""
-    ones = dict(zip(COLORS, (1,) * 6))
-    for _round in range(5):
-        act(client, table, table.host, {"type": "roll", "dice": ones})
-        act(client, table, table.seats[0], {"type": "enter", "colors": list(COLORS)})
-        for seat in range(1, len(table.seats)):
-            act(client, table, table.seats[seat], {"type": "cross"})
-
-
-PLAY_TO_THE_END = {
-    "pickomino": play_pickomino,
-    "heckmeck-barbecue": play_barbecue_to_the_end,
-    "lobo": lambda client, table: play_lobo(client, table, [1, 2]),
-    "twenty-one": play_twentyone_to_the_end,
-}
-
-
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_every_game_can_be_rematched_with_the_second_player_starting(app, client, game):
-    table = create(client, game, ("Ana", "Bruno"))
-    PLAY_TO_THE_END[game](client, table)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_game_has_results_exports_and_a_rematch_with_the_second_player_starting(app, client, game):
+    """Every game of the registry, played to its finished scene (Game.scenes)."""
+    scene = GAMES[game].scenes()["finished"]
+    table = play_scene(client, game, scene)
+    names = list(scene.players)
+    results = client.get(f"/t/{table.id}/results").get_data(as_text=True)
+    assert all(name in results for name in names) and "<svg" in results  # the ranking and the chart
+    exported = client.get(f"/t/{table.id}/export.json").get_json()
+    assert sorted(entry["name"] for entry in exported["table"]["ranking"]) == sorted(names)
+    assert client.get(f"/t/{table.id}/export.csv").status_code == 200
+    assert client.get(f"/t/{table.id}/screen").status_code == 200
     new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
     new = client.get(f"/api/tables/{new_id}").get_json()
-    assert new["game"] == game and [player["name"] for player in new["players"]] == ["Bruno", "Ana"]
+    assert new["game"] == game and [player["name"] for player in new["players"]] == names[1:] + names[:1]
     if game != "twenty-one":  # Twenty One's options name the sheets, which follow their players (above)
         assert new["options"] == client.get(f"/api/tables/{table.id}").get_json()["options"]

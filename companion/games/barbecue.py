@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import wormdice
-from .base import Option, explain_ties, rank
+from .base import THREE, TWO, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing
@@ -156,6 +156,24 @@ class Barbecue(wormdice.WormDiceGame):
                 },
             },
         )
+
+    def scenes(self) -> dict[str, Scene]:
+        worm, stop = wormdice.WORM, {"type": "stop"}
+        set_aside = wormdice.set_aside_action
+        # Ana's plate on 28; Bruno could steal it
+        steal = ((0, set_aside(worm, 2)), (0, set_aside(6, 3)), (0, stop), (1, set_aside(worm, 2)), (1, set_aside(6, 3)))
+        return {
+            "start": Scene(THREE),
+            "steal": Scene(THREE, steal, seen_by=1),
+            "after-a-steal-and-a-snail": Scene(THREE, steal + ((1, stop), (2, set_aside(1, 8)))),  # Caio: a snail on 36
+            # Ana's plate on 24, Bruno's on 23 (1 point each), then failures until no snail is left.
+            "finished": Scene(
+                TWO,
+                ((0, set_aside(worm, 2)), (0, set_aside(6, 2)), (0, set_aside(2, 1)), (0, stop))
+                + ((1, set_aside(worm, 2)), (1, set_aside(6, 2)), (1, set_aside(1, 1)), (1, stop))
+                + tuple((turn % 2, set_aside(1, 8)) for turn in range(13)),
+            ),
+        }
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         spot_worms = options["spot_worms"]

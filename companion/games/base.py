@@ -4,12 +4,28 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from .errors import MalformedAction, RuleError
 from .schema import ApiSchemas
 from .text import N_, Text
+
+
+THREE, TWO = ("Ana", "Bruno", "Caio"), ("Ana", "Bruno")  # the players of the scenes
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A point of a game, for the suites that run every game in the registry (the pages in
+    every language, the security walks, the table screen, the API's document): a table of
+    `players` with `options`, after `actions` (seat, action) in order, as seat `seen_by`
+    sees it. Each game has at least a "start" and a "finished" scene (ideally with a tie)."""
+
+    players: tuple[str, ...]
+    actions: tuple[tuple[int, dict[str, Any]], ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    seen_by: int = 0
 
 
 @dataclass(frozen=True)
@@ -80,6 +96,10 @@ class Game:
 
     def api_schemas(self) -> ApiSchemas:
         """The game's part of the JSON API (games/schema.py): its options, actions, state."""
+        raise NotImplementedError
+
+    def scenes(self) -> dict[str, Scene]:
+        """Named points of a game (Scene), "start" and "finished" among them."""
         raise NotImplementedError
 
     # --- the engine ----------------------------------------------------------------

@@ -12,7 +12,7 @@ import random
 from typing import Any, Mapping
 
 from ..inputs import typed_value
-from .base import Game, Option, explain_ties, rank
+from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
 from .text import N_, NC_, NP_, Text, listing
@@ -192,6 +192,48 @@ class Lobo(Game):
             },
             named={"FlockColor": {"enum": list(COLORS)}},
         )
+
+    def scenes(self) -> dict[str, Scene]:
+        dealt = {"deal_colors": True}
+        return {
+            "start": Scene(THREE, options=dealt),
+            "drawn-colours": Scene(
+                THREE,
+                (
+                    (1, {"type": "choose_color", "color": "blue"}),
+                    (1, {"type": "reveal"}),
+                    (2, {"type": "choose_color", "color": "red"}),
+                    (0, {"type": "abandon"}),
+                ),
+                {"deal_colors": False},
+                seen_by=2,
+            ),
+            "meadows": Scene(
+                THREE,
+                (
+                    (2, {"type": "end"}),
+                    (0, {"type": "meadows", "meadows": [
+                        {"sheep": 5, "fenced": True, "wolf": False},
+                        {"sheep": 7, "fenced": False, "wolf": False},
+                        {"sheep": 9, "fenced": True, "wolf": True},
+                        {"sheep": 3, "fenced": True, "wolf": False},
+                    ]}),
+                ),
+                dealt,
+                seen_by=1,
+            ),
+            # Ana leaves first (bonus 6) with a meadow of 4; Bruno's meadow is 10: tied on 10.
+            "finished": Scene(
+                TWO,
+                (
+                    (0, {"type": "abandon"}),
+                    (1, {"type": "end"}),
+                    (1, {"type": "meadows", "meadows": [{"sheep": 10, "fenced": True, "wolf": False}]}),
+                    (0, {"type": "meadows", "meadows": [{"sheep": 4, "fenced": True, "wolf": False}]}),
+                ),
+                dealt,
+            ),
+        }
 
     def deal(self, players: list[str], options: dict[str, Any], rng: random.Random) -> list[str] | None:
         if not options["deal_colors"]:

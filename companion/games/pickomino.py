@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import wormdice
-from .base import Option, explain_ties, rank
+from .base import THREE, TWO, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing
@@ -76,6 +76,30 @@ class Pickomino(wormdice.WormDiceGame):
             actions=wormdice.API_ACTIONS,
             named=wormdice.API_NAMED,
         )
+
+    def scenes(self) -> dict[str, Scene]:
+        worm, stop = wormdice.WORM, {"type": "stop"}
+        set_aside = wormdice.set_aside_action
+        # Ana takes 25; Bruno could steal it or take 24
+        steal_or_lower = ((0, set_aside(worm, 2)), (0, set_aside(5, 3)), (0, stop), (1, set_aside(worm, 2)), (1, set_aside(5, 3)))
+        return {
+            "start": Scene(THREE),
+            "choose-a-face": Scene(THREE, ((0, {"type": "roll", "dice": [worm, worm, 3, 3, 4, 5, 1, 2]}),)),
+            "steal-or-lower": Scene(THREE, steal_or_lower, seen_by=1),
+            "after-a-steal-and-failures": Scene(
+                THREE,
+                steal_or_lower
+                + (
+                    (1, stop),  # Bruno stole 25 from Ana
+                    (2, {"type": "roll", "dice": [1] * 8}),
+                    (2, {"type": "keep", "face": 1}),  # Caio: no worm
+                    (0, set_aside(worm, 8)),  # Ana: 40, takes 36
+                    (1, set_aside(3, 8)),  # Bruno fails: 25 back, 35 turned over
+                ),
+            ),
+            # Ana and Bruno take the highest tile in turn: 20 worms each, the highest tile decides.
+            "finished": Scene(TWO, tuple((turn % 2, set_aside(worm, 8)) for turn in range(16))),
+        }
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         return {

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from ..inputs import typed_value
-from .base import Game, Option, explain_ties, rank
+from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing
@@ -362,6 +362,30 @@ class TwentyOne(Game):
                 ),
             },
         )
+
+    def scenes(self) -> dict[str, Scene]:
+        ones = {color: 1 for color in COLORS}
+        return {
+            "start": Scene(THREE),
+            "write": Scene(
+                THREE,
+                ((0, {"type": "roll", "dice": dict(zip(COLORS, (6, 5, 4, 3, 2, 1)))}), (2, {"type": "cross"})),
+                seen_by=1,
+            ),
+            # All ones, entered whole: every row scores 6 + 1 hit bonus; tied on 35.
+            "finished": Scene(
+                TWO,
+                tuple(
+                    (seat, action)
+                    for round_ in range(5)
+                    for seat, action in (
+                        (round_ % 2, {"type": "roll", "dice": ones}),
+                        (0, {"type": "enter", "colors": list(COLORS)}),
+                        (1, {"type": "enter", "colors": list(COLORS)}),
+                    )
+                ),
+            ),
+        }
 
     def deal(self, players: list[str], options: dict[str, Any], rng: random.Random | None) -> list[str]:
         """A different sheet for every seat: the chosen ones, the others drawn (without

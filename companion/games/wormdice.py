@@ -200,6 +200,10 @@ def _set_aside(turn: dict[str, Any], face: Any, count: int, dice: Dice) -> str |
     return STOPPED if ends else CONTINUES
 
 
+def set_aside_action(face: Any, count: int) -> dict[str, Any]:
+    return {"type": "set_aside", "face": face, "count": count}
+
+
 def describe(action: dict[str, Any]) -> Text:
     """The dice part of a log line: "rolled 3, worm, 5", "kept 2 × 5"."""
     kind = action.get("type")

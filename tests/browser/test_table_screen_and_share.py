@@ -11,6 +11,8 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect
 
+from companion.games import GAMES
+
 W = "worm"
 # The smallest font size of a key number, in CSS pixels, by screen width: read from 3 m.
 LEAST_KEY_SIZE = {1280: 28, 1920: 40}
@@ -29,18 +31,18 @@ def started(server, game: str, players: list[str], actions: list[dict], options=
     return created["id"]
 
 
-def mid_game(server, game: str) -> tuple[str, list[str]]:
-    """A table of `game` in play, and the CSS selectors of its key numbers."""
-    if game == "pickomino":
-        actions = [{"type": "set_aside", "face": W, "count": 5}, {"type": "stop"}, {"type": "set_aside", "face": W, "count": 2}]
-        return started(server, game, ["Ana", "Bruno", "Caio", "Davi"], actions), [".player-score strong", ".turn-total", ".tile-value"]
-    if game == "heckmeck-barbecue":
-        actions = [{"type": "set_aside", "face": W, "count": 5}, {"type": "stop"}, {"type": "set_aside", "face": 6, "count": 2}]
-        return started(server, game, ["Ana", "Bruno", "Caio"], actions), [".player-points", ".turn-total"]
-    if game == "lobo":
-        return started(server, game, ["Ana", "Bruno", "Caio", "Davi"], [{"type": "abandon", "seat": 2}]), [".player-score strong"]
-    ones = {color: 1 for color in ("white", "black", "red", "blue", "yellow", "green")}
-    return started(server, game, ["Ana", "Bruno", "Caio", "Davi", "Ema", "Fil"], [{"type": "roll", "dice": ones}]), [".tw-total"]
+# Each game of the registry at its last scene before the end, and at its end (Game.scenes).
+SCREENS = [
+    (slug, name)
+    for slug, game in GAMES.items()
+    for name in [[name for name in game.scenes() if name != "finished"][-1], "finished"]
+]
+
+
+def at_scene(server, slug: str, name: str) -> str:
+    scene = GAMES[slug].scenes()[name]
+    actions = [{**action, "seat": seat} for seat, action in scene.actions]
+    return started(server, slug, list(scene.players), actions, scene.options)
 
 
 def finished(server) -> tuple[str, list[str]]:
@@ -80,16 +82,18 @@ def check_fits_and_reads_from_afar(screen: Page, selectors: list[str], width: in
 
 
 @pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("game", ["pickomino", "heckmeck-barbecue", "lobo", "twenty-one", "finished"])
+@pytest.mark.parametrize("slug, scene", SCREENS)
 def test_the_table_screen_fits_a_tv_and_its_key_numbers_read_from_three_metres(
-    live_server, new_phone, shots_dir, game, width, height
+    live_server, new_phone, shots_dir, slug, scene, width, height
 ):
-    table_id, selectors = finished(live_server) if game == "finished" else mid_game(live_server, game)
+    """The key numbers are what each game's templates mark `key-number` (scores, the
+    turn's total, the grill's tiles)."""
+    table_id = at_scene(live_server, slug, scene)
     screen = new_phone(viewport={"width": width, "height": height}, is_mobile=False, has_touch=False, device_scale_factor=1)
     screen.goto(f"{live_server.url}/t/{table_id}/screen")
     expect(screen.locator("#screen")).to_be_visible()
-    check_fits_and_reads_from_afar(screen, selectors, width)
-    screen.screenshot(path=str(shots_dir / f"tv-{game}-{width}.png"))
+    check_fits_and_reads_from_afar(screen, [".key-number"], width)
+    screen.screenshot(path=str(shots_dir / f"tv-{slug}-{scene}-{width}.png"))
 
 
 def test_share_sends_the_text_and_a_png_through_the_share_sheet(live_server, new_phone):

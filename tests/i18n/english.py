@@ -19,6 +19,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+from companion.games import GAMES
 from companion.i18n import LANGUAGES, TRANSLATIONS
 
 # What a person reads besides the text itself: hover titles, screen-reader labels, placeholders.
@@ -35,7 +36,7 @@ QUOTED = re.compile(r'"[^"]*"')
 IDENTIFIER = re.compile(r"\w*_\w*")  # expected_version, spot_worms
 # The brand, and the game titles the boxes print the same in every language (French
 # players know Lobo as "La Guerre des Moutons", and the catalog says so).
-NEVER_TRANSLATED = ("Companion", "Heckmeck Barbecue", "Twenty One", "Pickomino", "Lobo")
+NEVER_TRANSLATED = ("Companion", *(game.title.msgid for game in GAMES.values()))
 
 
 class _Reader(HTMLParser):

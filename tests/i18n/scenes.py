@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-WORM = "worm"
+from companion.games import GAMES
+
 SIX_ONES = {color: 1 for color in ("white", "black", "red", "blue", "yellow", "green")}
-A_ROLL = {"white": 6, "black": 5, "red": 4, "blue": 3, "yellow": 2, "green": 1}
 
 
 @dataclass
@@ -89,124 +89,22 @@ def finished_views(tables: Tables, game: str, table: dict) -> list[Scene]:
     ]
 
 
-def set_aside(face: Any, count: int) -> dict:
-    return {"type": "set_aside", "face": face, "count": count}
-
-
-STOP = {"type": "stop"}
 THREE = ("Ana", "Bruno", "Caio")
 TWO = ("Ana", "Bruno")
 
 
-# --- Pickomino --------------------------------------------------------------------------
-def pickomino(tables: Tables) -> list[Scene]:
+# --- every game of the registry, at each of its scenes (Game.scenes) -----------------------
+def game_scenes(tables: Tables) -> list[Scene]:
     scenes = []
-    start = tables.create("pickomino", THREE)
-    scenes.append(seat_view(tables, "pickomino-start", start, 0))
-
-    keep = tables.create("pickomino", THREE)
-    tables.act(keep, 0, {"type": "roll", "dice": [WORM, WORM, 3, 3, 4, 5, 1, 2]})
-    scenes.append(seat_view(tables, "pickomino-choose-a-face", keep, 0))
-
-    def bruno_can_steal() -> dict:
-        table = tables.create("pickomino", THREE)
-        tables.act(table, 0, set_aside(WORM, 2), set_aside(5, 3), STOP)  # Ana takes 25
-        tables.act(table, 1, set_aside(WORM, 2), set_aside(5, 3))  # Bruno could steal 25 or take 24
-        return table
-
-    scenes.append(seat_view(tables, "pickomino-steal-or-lower", bruno_can_steal(), 1))
-    after = bruno_can_steal()
-    tables.act(after, 1, STOP)  # Bruno stole 25 from Ana
-    tables.act(after, 2, {"type": "roll", "dice": [1] * 8}, {"type": "keep", "face": 1})  # Caio: no worm
-    tables.act(after, 0, set_aside(WORM, 8))  # Ana: 40, takes 36
-    tables.act(after, 1, set_aside(3, 8))  # Bruno fails: 25 back, 35 turned over
-    scenes.append(seat_view(tables, "pickomino-after-a-steal-and-failures", after, 0))
-
-    # Ana and Bruno take the highest tile in turn: 20 worms each, the highest tile decides.
-    finished = tables.create("pickomino", TWO)
-    for turn in range(16):
-        tables.act(finished, turn % 2, set_aside(WORM, 8))
-    scenes += finished_views(tables, "pickomino", finished)
-    return scenes
-
-
-# --- Heckmeck Barbecue ------------------------------------------------------------------
-def barbecue(tables: Tables) -> list[Scene]:
-    scenes = []
-    start = tables.create("heckmeck-barbecue", THREE)
-    scenes.append(seat_view(tables, "barbecue-start", start, 0))
-
-    def bruno_can_steal() -> dict:
-        table = tables.create("heckmeck-barbecue", THREE)
-        tables.act(table, 0, set_aside(WORM, 2), set_aside(6, 3), STOP)  # Ana's plate on 28
-        tables.act(table, 1, set_aside(WORM, 2), set_aside(6, 3))  # Bruno could steal it
-        return table
-
-    scenes.append(seat_view(tables, "barbecue-steal", bruno_can_steal(), 1))
-    after = bruno_can_steal()
-    tables.act(after, 1, STOP)
-    tables.act(after, 2, set_aside(1, 8))  # Caio fails: a snail on 36
-    scenes.append(seat_view(tables, "barbecue-after-a-steal-and-a-snail", after, 0))
-
-    # Ana's plate on 24, Bruno's on 23 (1 point each), then failures until no snail is left.
-    finished = tables.create("heckmeck-barbecue", TWO)
-    tables.act(finished, 0, set_aside(WORM, 2), set_aside(6, 2), set_aside(2, 1), STOP)
-    tables.act(finished, 1, set_aside(WORM, 2), set_aside(6, 2), set_aside(1, 1), STOP)
-    for turn in range(13):
-        tables.act(finished, turn % 2, set_aside(1, 8))
-    scenes += finished_views(tables, "barbecue", finished)
-    return scenes
-
-
-# --- Lobo -------------------------------------------------------------------------------
-def lobo(tables: Tables) -> list[Scene]:
-    scenes = []
-    dealt = tables.create("lobo", THREE, {"deal_colors": True})
-    scenes.append(seat_view(tables, "lobo-dealt-colours", dealt, 0))
-
-    drawn = tables.create("lobo", THREE, {"deal_colors": False})
-    tables.act(drawn, 1, {"type": "choose_color", "color": "blue"}, {"type": "reveal"})
-    tables.act(drawn, 2, {"type": "choose_color", "color": "red"})
-    tables.act(drawn, 0, {"type": "abandon"})
-    scenes.append(seat_view(tables, "lobo-drawn-colours", drawn, 2))
-
-    meadows = tables.create("lobo", THREE, {"deal_colors": True})
-    tables.act(meadows, 2, {"type": "end"})
-    tables.act(meadows, 0, {"type": "meadows", "meadows": [
-        {"sheep": 5, "fenced": True, "wolf": False},
-        {"sheep": 7, "fenced": False, "wolf": False},
-        {"sheep": 9, "fenced": True, "wolf": True},
-        {"sheep": 3, "fenced": True, "wolf": False},
-    ]})
-    scenes.append(seat_view(tables, "lobo-meadows", meadows, 1))
-
-    # Ana leaves first (bonus 6) with a meadow of 4; Bruno's meadow is 10: tied on 10.
-    finished = tables.create("lobo", TWO, {"deal_colors": True})
-    tables.act(finished, 0, {"type": "abandon"})
-    tables.act(finished, 1, {"type": "end"}, {"type": "meadows", "meadows": [{"sheep": 10, "fenced": True, "wolf": False}]})
-    tables.act(finished, 0, {"type": "meadows", "meadows": [{"sheep": 4, "fenced": True, "wolf": False}]})
-    scenes += finished_views(tables, "lobo", finished)
-    return scenes
-
-
-# --- Twenty One -------------------------------------------------------------------------
-def twentyone(tables: Tables) -> list[Scene]:
-    scenes = []
-    start = tables.create("twenty-one", THREE)
-    scenes.append(seat_view(tables, "twentyone-roll", start, 0))
-
-    write = tables.create("twenty-one", THREE)
-    tables.act(write, 0, {"type": "roll", "dice": A_ROLL})
-    tables.act(write, 2, {"type": "cross"})
-    scenes.append(seat_view(tables, "twentyone-write", write, 1))
-
-    # All ones, entered whole: every row scores 6 + 1 hit bonus; tied on 35.
-    finished = tables.create("twenty-one", TWO)
-    for round_ in range(5):
-        tables.act(finished, round_ % 2, {"type": "roll", "dice": SIX_ONES})
-        for seat in (0, 1):
-            tables.act(finished, seat, {"type": "enter", "colors": list(SIX_ONES)})
-    scenes += finished_views(tables, "twentyone", finished)
+    for slug, game in GAMES.items():
+        for name, scene in game.scenes().items():
+            table = tables.create(slug, scene.players, scene.options)
+            for seat, action in scene.actions:
+                tables.act(table, seat, action)
+            if name == "finished":
+                scenes += finished_views(tables, slug, table)
+            else:
+                scenes.append(seat_view(tables, f"{slug}-{name}", table, scene.seen_by))
     return scenes
 
 
@@ -276,7 +174,7 @@ def after_the_game(tables: Tables) -> list[Scene]:
 
 def build(app) -> dict[str, Scene]:
     tables = Tables(app)
-    scenes = pickomino(tables) + barbecue(tables) + lobo(tables) + twentyone(tables) + shell(tables)
+    scenes = game_scenes(tables) + shell(tables)
     scenes += after_the_game(tables)
     scenes.append(page("home", tables.phone(), "/", 200))
     # The home page (the start form's too) lists every table: any page may show any
@@ -287,12 +185,12 @@ def build(app) -> dict[str, Scene]:
 
 
 SCENE_NAMES = [
-    "pickomino-start", "pickomino-choose-a-face", "pickomino-steal-or-lower",
-    "pickomino-after-a-steal-and-failures", "pickomino-finished-tied", "pickomino-results",
-    "barbecue-start", "barbecue-steal", "barbecue-after-a-steal-and-a-snail", "barbecue-finished-tied",
-    "barbecue-results",
-    "lobo-dealt-colours", "lobo-drawn-colours", "lobo-meadows", "lobo-finished-tied", "lobo-results",
-    "twentyone-roll", "twentyone-write", "twentyone-finished-tied", "twentyone-results",
+    *(
+        scene
+        for slug, game in GAMES.items()
+        for name in game.scenes()
+        for scene in ([f"{slug}-finished-tied", f"{slug}-results"] if name == "finished" else [f"{slug}-{name}"])
+    ),
     "rematch-started", "table-screen", "results-before-the-end", "players", "player", "player-unknown",
     "join-codes", "host-table", "refused-tap", "home-refused-start",
     "error-join-codes-of-another-phone", "error-unknown-table", "error-bad-join-link",

@@ -15,6 +15,7 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 from companion import PROJECT_ROOT
+from companion.games import GAMES
 from companion.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs
 
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
@@ -30,15 +31,16 @@ PLURAL_FORMS = {
 }
 # Translations that are rightly the same as the English message: the brand and the game
 # titles the boxes print unchanged, and words the language shares with English.
+GAME_TITLES = {game.title.msgid for game in GAMES.values()}  # a box may print its title unchanged
 SAME_AS_ENGLISH = {
-    "pt": {"Companion", "Pickomino", "Heckmeck Barbecue", "Lobo", "Twenty One"},
+    "pt": {"Companion", *GAME_TITLES},
     "fr": {
-        "Companion", "Pickomino", "Heckmeck Barbecue", "Twenty One",
+        "Companion", *GAME_TITLES,
         "Total", "orange", "%(num)s point", "%(num)s minute", "%(num)s table", "place", "score",  # French words too
         "%(sheep)s + bonus %(bonus)s = %(points)s",  # "bonus" is French too
     },
     "ro": {
-        "Companion", "Pickomino", "Heckmeck Barbecue", "Lobo", "Twenty One",
+        "Companion", *GAME_TITLES,
         "Total",  # the same word in Romanian
         "%(sheep)s + bonus %(bonus)s = %(points)s",  # "bonus" is Romanian too
     },

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.games import GAMES
+
 READ_METHODS = {"GET"}
-FULL_ROLL = [1, 2, 3, 4, 5, "worm", "worm", "worm"]
 
 
 @dataclass
@@ -47,21 +48,16 @@ def create(client, game: str, players: list[str], options: dict | None = None) -
 
 
 def tables_of_every_game(client) -> list[Table]:
-    """A table per game, most of them past their start, and a finished one."""
-    pickomino = create(client, "pickomino", ["Ana", "Bruno", "Caio"])
-    post(client, f"/api/tables/{pickomino.id}/actions", pickomino.host, {"type": "roll", "dice": FULL_ROLL})
-    barbecue = create(client, "heckmeck-barbecue", ["Ana", "Bruno"])
-    lobo = create(client, "lobo", ["Ana", "Bruno", "Caio"])
-    post(client, f"/api/tables/{lobo.id}/actions", lobo.seats[0], {"type": "reveal"})
-    finished = create(client, "lobo", ["Ana", "Bruno"], {"deal_colors": False})
-    post(client, f"/api/tables/{finished.id}/actions", finished.host, {"type": "end"})
-    for seat in range(2):
-        meadows = {"type": "meadows", "meadows": [{"sheep": 5 + seat, "fenced": True, "wolf": False}], "seat": seat}
-        post(client, f"/api/tables/{finished.id}/actions", finished.host, meadows)
-    twenty_one = create(client, "twenty-one", ["Ana", "Bruno"])
-    dice = {"white": 1, "black": 2, "red": 3, "blue": 4, "yellow": 5, "green": 6}
-    post(client, f"/api/tables/{twenty_one.id}/actions", twenty_one.host, {"type": "roll", "dice": dice})
-    return [pickomino, barbecue, lobo, finished, twenty_one]
+    """A table per game of the registry at each of its scenes (Game.scenes): at the start,
+    past it, and finished."""
+    tables = []
+    for slug, game in GAMES.items():
+        for scene in game.scenes().values():
+            table = create(client, slug, list(scene.players), scene.options)
+            for seat, action in scene.actions:
+                post(client, f"/api/tables/{table.id}/actions", table.seats[seat], action)
+            tables.append(table)
+    return tables
 
 
 def fill(rule, table: Table) -> str:

@@ -202,7 +202,7 @@ def test_bad_input_page_taps_of_every_game(world, data):
     typed = st.one_of(hostile.filter(lambda value: isinstance(value, str)), huge_integers.map(str), unicode_digits)
     fields = [("csrf_token", table["csrf"]), ("action", action_text)]
     for name in data.draw(st.lists(st.sampled_from(
-        ["meadow-0-sheep", "meadow-1-sheep", "die-white", "die-red", "seat", "expected_version", "as", "pick"]
+        ["action.meadows.0.sheep", "action.meadows.1.fenced", "action.dice.white", "action.dice.red", "seat", "expected_version", "as", "action.colors[]", "action.dice", "action.0"]
     ), max_size=4, unique=True)):
         fields.append((name, data.draw(typed)))
     before = world.snapshot()
@@ -264,7 +264,8 @@ def test_bad_input_names_in_any_script_are_welcome_and_stored_in_one_form(world)
 def test_bad_input_typed_numbers_on_a_page_are_refused_with_a_sentence(world, typed):
     table = world.tables["lobo"]
     before = world.snapshot()
-    fields = [("csrf_token", table["csrf"]), ("action", json.dumps({"type": "meadows"})), ("meadow-0-sheep", typed)]
+    fields = [("csrf_token", table["csrf"]), ("action", json.dumps({"type": "meadows"})), ("action.meadows.0.sheep", typed)]
+    fields += [("action.meadows.0.fenced", "false"), ("action.meadows.0.wolf", "false")]  # as the page sends them
     response = table["phone"].post(f"/t/{table['id']}/act", data=form_bytes(fields), content_type="application/x-www-form-urlencoded", headers={"HX-Request": "true"})
     assert response.status_code in (400, 422)
     alert = re.search(r'role="alert">([^<]+)<', response.text).group(1).strip()

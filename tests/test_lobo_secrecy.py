@@ -208,10 +208,10 @@ def test_secrecy_dealt_colours_through_a_whole_game(dealt):
     assert dealt.post(dealt.host, {"type": "end"}).status_code == 200
     dealt.check_everyone()
 
-    page = dealt.tap(ana, {"type": "meadows"}, **{"meadow-0-sheep": "7", "meadow-0-fenced": "yes", "meadow-1-sheep": "12"})
+    page = dealt.tap(ana, {"type": "meadows"}, **{"action.meadows.0.sheep": "7", "action.meadows.0.wolf": "false", "action.meadows.0.fenced": "true", "action.meadows.1.sheep": "12", "action.meadows.1.wolf": "false", "action.meadows.1.fenced": "false"})
     assert page.status_code == 200
     assert dealt.api(ana)["state"]["seats"][0]["meadow"] == 7
-    assert dealt.tap(dealt.host, {"type": "meadows"}, seat=2, **{"meadow-0-sheep": "4", "meadow-0-fenced": "yes"}).status_code == 200
+    assert dealt.tap(dealt.host, {"type": "meadows"}, seat=2, **{"action.meadows.0.sheep": "4", "action.meadows.0.wolf": "false", "action.meadows.0.fenced": "true"}).status_code == 200
     for_someone_else = dealt.post(bruno, {"type": "meadows", "seat": 2, "meadows": []})
     assert for_someone_else.status_code == 403
     dealt.check_everyone()

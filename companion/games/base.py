@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable
 
 from .errors import MalformedAction, RuleError
 from .schema import ApiSchemas
@@ -175,11 +175,6 @@ class Game:
     def redact_action(self, state: dict[str, Any], seat: int, action: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         """`action` by `seat` as the log shows it to `viewer` (a seat or None): games with
         secrets in their actions (Lobo's recorded colours) hide them here."""
-        return action
-
-    def action_from_form(self, action: dict[str, Any], form: Mapping[str, str]) -> dict[str, Any]:
-        """The action a page's form sends: the tapped button's JSON, completed from the
-        form's other fields (typed numbers, ticked boxes) by games that need them."""
         return action
 
     def memories(self, options: dict[str, Any], deal: Any) -> dict[int, dict[str, Any]]:

@@ -9,9 +9,8 @@ for itself (reveal, leave, say all tiles are placed, enter its meadows).
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any
 
-from ..inputs import typed_value
 from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
@@ -417,23 +416,6 @@ class Lobo(Game):
                 N_("Meadows are counted at the end: first say that all tiles are placed (or everyone leaves)."),
             )
         state["seats"][seat]["meadows"] = _meadows(action.get("meadows"))
-
-    def action_from_form(self, action: dict[str, Any], form: Mapping[str, str]) -> dict[str, Any]:
-        """The meadows form types its rows into fields meadow-N-sheep/-fenced/-wolf; a row
-        with no sheep typed is an unused row. Anything typed that is not a whole number
-        goes to the engine as typed, to be refused there with a sentence."""
-        if action.get("type") != "meadows" or "meadows" in action:
-            return action
-        meadows = []
-        for row in range(MAX_MEADOWS):
-            typed = form.get(f"meadow-{row}-sheep", "").strip()
-            if not typed:
-                continue
-            sheep = typed_value(typed)
-            meadows.append(
-                {"sheep": sheep, "fenced": form.get(f"meadow-{row}-fenced") == "yes", "wolf": form.get(f"meadow-{row}-wolf") == "yes"}
-            )
-        return {**action, "meadows": meadows}
 
     # --- words ----------------------------------------------------------------------
     def ranking(self, state: dict[str, Any]) -> list[dict[str, Any]] | None:

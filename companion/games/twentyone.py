@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..inputs import typed_value
 from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
@@ -487,24 +486,6 @@ class TwentyOne(Game):
         """The field crossing out takes: the leftmost empty one of the seat's current row."""
         sheet = state["sheets"][seat]
         return next(field for field in sheet["rows"][sheet["row"]]["fields"] if not is_used(field))
-
-    def action_from_form(self, action: dict[str, Any], form) -> dict[str, Any]:
-        """A roll is tapped as one face per die (fields die-<colour>); the dice to enter are
-        ticked boxes named pick. Anything else goes to the engine as sent, to be refused there."""
-        kind = action.get("type")
-        if kind in ("roll", "reroll") and "dice" not in action:
-            dice = {}
-            for color in COLORS:
-                tapped = form.get(f"die-{color}", "")
-                if tapped:
-                    dice[color] = typed_value(tapped)
-            return {**action, "dice": dice}
-        picks = form.getlist("pick")
-        if kind == "enter" and "colors" not in action:
-            return {**action, "colors": picks}
-        if kind == "cross" and picks:
-            return {**action, "colors": picks}  # refused: entering and crossing together
-        return action
 
     # --- actions ------------------------------------------------------------------------
     def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:

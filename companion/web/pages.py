@@ -27,7 +27,7 @@ from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_
 from ..i18n import render
-from . import api, fragments
+from . import api, forms, fragments
 from . import session as phone
 from .links import join_url, qr_svg
 
@@ -422,7 +422,7 @@ def form_action(game) -> dict[str, Any]:
         action = None
     if not isinstance(action, dict):
         raise service.ServiceError(400, "malformed_request", N_("That tap could not be understood. Reload the page."))
-    action = game.action_from_form(action, request.form)
+    action = forms.action_from_form(action, request.form)
     seat = inputs.whole_number(request.form.get("seat"))
     if seat is not None:
         action["seat"] = seat

@@ -33,7 +33,7 @@ def join(new_phone, link: str, name: str) -> Page:
 
 def tap_roll(phone: Page, roll: dict[str, int]) -> None:
     for color, value in roll.items():
-        phone.locator("label.tw-face").filter(has=phone.locator(f'input[name="die-{color}"][value="{value}"]')).tap()
+        phone.locator("label.tw-face").filter(has=phone.locator(f'input[name="action.dice.{color}"][value="{value}"]')).tap()
     phone.get_by_role("button", name="Enter the roll").tap()
 
 
@@ -44,7 +44,7 @@ def tick(phone: Page, *colors: str) -> None:
 
 
 def pick(phone: Page, color: str):
-    return phone.locator(f'input[name="pick"][value="{color}"]')
+    return phone.locator(f'input[name="action.colors[]"][value="{color}"]')
 
 
 def own_field(phone: Page, seat: int, row: int, color: str):

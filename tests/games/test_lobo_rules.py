@@ -513,7 +513,7 @@ def test_rule_4_bad_sheep_counts_typed_on_a_phone_are_refused_with_a_sentence(ap
     table = lobo_table(client)
     post(client, table, table["host"], END)
     ana = phone_of(app, table, 0)
-    response = tap(ana, table, {"type": "meadows"}, **{"meadow-0-sheep": typed, "meadow-0-fenced": "yes"})
+    response = tap(ana, table, {"type": "meadows"}, **{"action.meadows.0.sheep": typed, "action.meadows.0.wolf": "false", "action.meadows.0.fenced": "true"})
     assert response.status_code == status
     assert alert(response.text) == sentence
     assert response.text.index('role="alert"') > response.text.index('id="controls"')
@@ -525,11 +525,11 @@ def test_rule_4_meadows_typed_on_a_phone_show_which_counts_and_why_the_others_do
     post(client, table, table["host"], END)
     ana = phone_of(app, table, 0)
     fields = {
-        "meadow-0-sheep": "6", "meadow-0-fenced": "yes",
-        "meadow-1-sheep": "11",
-        "meadow-2-sheep": "13", "meadow-2-fenced": "yes", "meadow-2-wolf": "yes",
-        "meadow-3-sheep": "4", "meadow-3-fenced": "yes",
-        "meadow-4-sheep": "",  # an unused row
+        "action.meadows.0.sheep": "6", "action.meadows.0.wolf": "false", "action.meadows.0.fenced": "true",
+        "action.meadows.1.sheep": "11", "action.meadows.1.wolf": "false", "action.meadows.1.fenced": "false",
+        "action.meadows.2.sheep": "13", "action.meadows.2.fenced": "true", "action.meadows.2.wolf": "true",
+        "action.meadows.3.sheep": "4", "action.meadows.3.wolf": "false", "action.meadows.3.fenced": "true",
+        "action.meadows.4.sheep": "", "action.meadows.4.wolf": "false", "action.meadows.4.fenced": "false",  # an unused row
     }
     page = tap(ana, table, {"type": "meadows"}, **fields).text
     state = client.get(f"/api/tables/{table['id']}").get_json()["state"]

@@ -525,8 +525,8 @@ def test_rule_5_phones_roll_by_tapping_a_face_per_die_and_write_by_ticking_dice(
     table = create(client)
     ana, bruno = phone(app, table["seats"][0]["join_url"]), phone(app, table["seats"][1]["join_url"])
     page = ana.get(f"/t/{table['id']}").text
-    assert "Enter the roll" in page and 'name="die-white"' in page
-    faces = {f"die-{color}": str(value) for color, value in dice(3, 1, 6, 2, 5, 4).items()}
+    assert "Enter the roll" in page and 'name="action.dice.white"' in page
+    faces = {f"action.dice.{color}": str(value) for color, value in dice(3, 1, 6, 2, 5, 4).items()}
     response = tap(ana, table, {"action": '{"type": "roll"}', **faces})
     assert response.status_code == 200
     assert "Waiting for: Ana, Bruno, Caio" in response.text
@@ -534,39 +534,39 @@ def test_rule_5_phones_roll_by_tapping_a_face_per_die_and_write_by_ticking_dice(
     page = bruno.get(f"/t/{table['id']}").text
     assert 'value="red"' in page and "→ field 6" in page  # the red 6 fits the field 6: a hit
     assert 'id="tw-pick-yellow"' not in page  # the yellow 5 is higher than its 3
-    response = tap(bruno, table, {"action": '{"type": "cross", "row": 0}', "pick": ["red"]})
+    response = tap(bruno, table, {"action": '{"type": "cross", "row": 0}', "action.colors[]": ["red"]})
     assert response.status_code == 422 and "not both" in response.text
-    response = tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "pick": ["red", "white"]})
+    response = tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["red", "white"]})
     assert response.status_code == 200 and "Waiting for: Ana, Caio" in response.text
     assert "Your row" not in response.text  # Bruno has written: no more controls this round
     sheet = client.get(f"/api/tables/{table['id']}").get_json()["state"]["sheets"][1]
     assert [(f["color"], f["entry"], f["hit"]) for f in sheet["rows"][0]["fields"][:3]] == [
         ("red", 6, True), ("blue", None, False), ("white", 3, False),
     ]
-    response = tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "pick": ["blue"]})
+    response = tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["blue"]})
     assert response.status_code == 422 and "already written" in response.text
 
 
 def test_rule_5_phones_a_reroll_keeps_the_1s_fixed(app, client):
     table = create(client)
     ana = phone(app, table["seats"][0]["join_url"])
-    faces = {f"die-{color}": str(value) for color, value in dice(6, 4, 3, 3, 1, 1).items()}
+    faces = {f"action.dice.{color}": str(value) for color, value in dice(6, 4, 3, 3, 1, 1).items()}
     page = tap(ana, table, {"action": '{"type": "roll"}', **faces}).text
     assert "Re-roll (once; the 1s stay)" in page
     assert page.count("1 stays") == 2
-    assert '<input type="hidden" name="die-yellow" value="1">' in page
-    response = tap(ana, table, {"action": '{"type": "reroll"}', "die-yellow": "1", "die-green": "1", **{f"die-{c}": "2" for c in COLORS[:4]}})
+    assert '<input type="hidden" name="action.dice.yellow" value="1">' in page
+    response = tap(ana, table, {"action": '{"type": "reroll"}', "action.dice.yellow": "1", "action.dice.green": "1", **{f"action.dice.{c}": "2" for c in COLORS[:4]}})
     assert response.status_code == 200 and "re-rolled" in response.text and "Re-roll (once" not in response.text
 
 
 def test_rule_5_phones_crossing_names_the_leftmost_field_and_the_reroll_goes_once_someone_wrote(app, client):
     table = create(client)
     ana, bruno = phone(app, table["seats"][0]["join_url"]), phone(app, table["seats"][1]["join_url"])
-    faces = {f"die-{color}": str(value) for color, value in dice(6, 6, 6, 6, 6, 6).items()}
+    faces = {f"action.dice.{color}": str(value) for color, value in dice(6, 6, 6, 6, 6, 6).items()}
     assert "Re-roll (once" in tap(ana, table, {"action": '{"type": "roll"}', **faces}).text
     # Bruno's sheet B, row 1 starts with the red 6: nothing fits but a 6 there
     assert "Cross out the red 6 instead" in bruno.get(f"/t/{table['id']}").text
-    assert tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "pick": ["red"]}).status_code == 200
+    assert tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["red"]}).status_code == 200
     page = ana.get(f"/t/{table['id']}").text
     assert "Your row 1" in page and "Re-roll (once" not in page  # Bruno has written this roll down
 

@@ -100,6 +100,7 @@ def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_
         home_page = answered(url + "/")
         assert home_page.status_code == 200 and "Start a table" in home_page.text
         assert requests.get(url + "/static/app.css", timeout=10).status_code == 200
+        assert ".tw-die" in requests.get(url + "/games.css", timeout=10).text  # a game's own styles, from its folder
         assert requests.get(url + "/static/htmx-2.0.11.min.js", timeout=10).status_code == 200
 
         created = requests.post(

@@ -203,13 +203,10 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["BEHIND_PROXY"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)
 
-    from .web import api, game_styles, pages, results
+    from . import web
     from .web.session import PhoneSessionInterface
 
     app.session_interface = PhoneSessionInterface()
-    app.register_blueprint(api.bp)
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(results.bp)
-    game_styles.install(app)
+    web.install(app)
     _redact_tokens_in_logs(app)
     return app

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from . import service, store
 from .games.text import N_
 from .service import ServiceError, Viewer
-from .service import _writing as writing  # the service's write transaction: 503 when the disk fails
+from .service import writing  # the service's write transaction: 503 when the disk fails
 
 
 def rotation(players: int) -> list[int]:

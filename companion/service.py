@@ -24,7 +24,6 @@ from .db import is_storage_failure
 from .games import GAMES, Game
 from .games.errors import RuleError
 from .games.text import N_, NP_, Text
-from .i18n import render, render_all
 from .inputs import clean_name, name_problem
 
 NAME_MAX_LENGTH = 24
@@ -85,7 +84,7 @@ STORAGE_UNAVAILABLE = N_(
 
 
 @contextmanager
-def _writing(db) -> Iterator[None]:
+def writing(db) -> Iterator[None]:
     """store.write, where the storage failing (a full disk, a read-only database) is refused
     like any other request: 503 with a sentence, and SQLite has rolled everything back."""
     try:
@@ -160,7 +159,7 @@ def create_table(db, slug: Any, players: Any, options: Any) -> Created:
     if options is not None and not isinstance(options, dict):
         # Checked here, not only in the engine: an empty list or "" would pass for "no options".
         raise ServiceError(400, "malformed_request", N_("Options must be a JSON object."))
-    with _writing(db):
+    with writing(db):
         return insert_table(db, game, names, options)
 
 
@@ -203,6 +202,39 @@ def load(db, table_id: str) -> Table:
     return Table(row, names, game, state)
 
 
+def version_and_rematch(db, table_id: str) -> tuple[int, str | None] | None:
+    """The cheap "has this table moved, does it exist": its version and rematch, no replay."""
+    return store.poll_row(db, table_id)
+
+
+def game_of(db, table_id: str) -> Game | None:
+    row = store.table_row(db, table_id)
+    return None if row is None else GAMES[row["game"]]
+
+
+def is_host(db, table_id: str, token: str) -> bool:
+    return store.is_host_token(db, table_id, token)
+
+
+def seat_of(db, table_id: str, token: str) -> int | None:
+    """The seat of `table_id` that a seat token opens, if any."""
+    return store.seat_for_token(db, table_id, token)
+
+
+def find_seat(db, token: str) -> tuple[str, int] | None:
+    """The table and seat a join link's token opens, if any."""
+    return store.find_seat_token(db, token)
+
+
+def player_key(name: str) -> str:
+    """What a player's name is known by across tables: the same for "Ana" and "ANA"."""
+    return store.name_key(name)
+
+
+def log_length(db, table_id: str) -> int:
+    return store.event_count(db, table_id)
+
+
 def replay(db, game: Game, row: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """The table's state: its setup, then every action still in effect."""
     moves = ((seat, action) for _seq, seat, action in store.moves(db, row["id"]))
@@ -221,41 +253,15 @@ def identify(db, table_id: str, token: str | None) -> Viewer:
     return Viewer(seat=seat, host=False)
 
 
-def view(table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
-    """The API's table state, with every sentence rendered in the reader's language."""
-    game, state = table.game, table.state
-    finished = game.is_finished(state)
-    public = game.public_state(state, viewer.seat)
-    if public.get("last_turn") is not None:
-        public = {**public, "last_turn": {**public["last_turn"], "text": render(game.describe_last_turn(state))}}
-    return {
-        "id": table.id,
-        "game": game.slug,
-        "status": "finished" if finished else "playing",
-        "version": table.version,
-        "options": table.row["options"],
-        "players": [
-            {"seat": seat, "name": name, "score": score}
-            for seat, (name, score) in enumerate(zip(table.names, game.scores(state)))
-        ],
-        "current_seat": game.current_seat(state),
-        "ranking": render_all(game.ranking(state)) if finished else None,
-        "rematch": table.row.get("rematch_id"),  # the table a rematch of this one started, if any
-        "closed": is_closed(table),  # its host closed it: it takes no more actions
-        "state": public,
-    }
-
-
 def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None) -> list[dict[str, Any]]:
     """The event log as `viewer` may read it: secrets in actions (Lobo's recorded colours)
-    are redacted by the game, in the action and in its sentence. With `latest`, only that
-    many of the newest events."""
+    are redacted by the game, in the action and in its sentence (`line`, a Text to render
+    in the reader's language). With `latest`, only that many of the newest events."""
     entries = store.events(db, table.id, latest)
     outcomes = _outcomes(db, table, {entry["seq"] for entry in entries if not entry["undone"]})
     for entry in entries:
         entry["action"] = table.game.redact_action(table.state, entry["seat"], entry["action"], viewer.seat)
-        line = outcomes.get(entry["seq"]) or table.game.describe_action(table.state, entry["seat"], entry["action"])
-        entry["text"] = render(line)
+        entry["line"] = outcomes.get(entry["seq"]) or table.game.describe_action(table.state, entry["seat"], entry["action"])
     return entries
 
 
@@ -351,7 +357,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     action = dict(action)
     named_seat = action.pop("seat", None)
     action.pop("expected_version", None)
-    with _writing(db):
+    with writing(db):
         table = load(db, table_id)
         _refuse_closed(table)
         seat = _acting_seat(table, viewer, named_seat, action)
@@ -385,7 +391,7 @@ def close(db, table_id: str, viewer: Viewer) -> Table:
         raise ServiceError(401, "no_token", N_("Only the host can close this table."))
     if not viewer.host:
         raise ServiceError(403, "host_only", N_("Only the host can close this table."))
-    with _writing(db):
+    with writing(db):
         table = load(db, table_id)
         _refuse_closed(table)
         store.close_table(db, table_id)
@@ -412,7 +418,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
         raise ServiceError(401, "no_token", N_("Join the table with your own link to undo."))
     if from_seq is not None and (isinstance(from_seq, bool) or not isinstance(from_seq, int)):
         raise ServiceError(400, "malformed_request", N_("The line to go back to must be a whole number."))
-    with _writing(db):
+    with writing(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
         _refuse_closed(table)
@@ -465,7 +471,7 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
     and to a player for their own action."""
     if viewer.anonymous:
         raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
-    with _writing(db):
+    with writing(db):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
         _refuse_closed(table)
@@ -523,13 +529,13 @@ def can_undo(db, table: Table, viewer: Viewer) -> bool:
 
 
 def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
-    """The undone actions `viewer` can redo in a row from here, each with its log line."""
+    """The undone actions `viewer` can redo in a row from here, each with its log line
+    (`line`, a Text)."""
     if table.row.get("rematch_id") is not None or viewer.anonymous or is_closed(table):
         return []
     offer = []
     for event in store.redoable(db, table.id):
         if not viewer.host and viewer.seat != event["seat"]:
             break
-        line = table.game.describe_action(table.state, event["seat"], event["action"])
-        offer.append({**event, "text": render(line)})
+        offer.append({**event, "line": table.game.describe_action(table.state, event["seat"], event["action"])})
     return offer

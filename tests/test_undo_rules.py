@@ -6,6 +6,7 @@ import pytest
 
 from companion import service
 from companion.db import get_db
+from companion.web import views
 
 W = "worm"
 
@@ -164,7 +165,7 @@ def test_rule_6_undo_at_the_end_of_the_game_reopens_it(db):
     service.act(db, table_id, host, {"type": "set_aside", "face": W, "count": 1})
     service.act(db, table_id, host, {"type": "set_aside", "face": 4, "count": 4})
     finished = service.act(db, table_id, host, {"type": "stop"})
-    assert service.view(finished)["status"] == "finished"
-    view = service.view(service.undo(db, table_id, host))
+    assert views.table_view(finished)["status"] == "finished"
+    view = views.table_view(service.undo(db, table_id, host))
     assert (view["status"], view["current_seat"], view["ranking"]) == ("playing", 1, None)
     assert view["state"]["turn"]["total"] == 21

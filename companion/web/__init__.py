@@ -1,1 +1,105 @@
-"""The two faces of the companion: htmx pages for people, a JSON API for programs."""
+"""The two faces of the companion: htmx pages for people (pages, results), a JSON API
+for programs (api), and what every page and answer shares, set up here by `install`:
+the form check (CSRF), the template helpers, the parts of pages kept for all phones
+(fragments), the error pages, and each game's styles."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import current_app, make_response, render_template, request, url_for
+from flask_babel import get_locale
+from werkzeug.exceptions import HTTPException
+
+from .. import i18n
+from ..db import is_storage_failure
+from ..games import GAMES
+from ..games.text import N_
+from ..i18n import render
+from . import api, fragments, game_styles, pages, players, results, screen
+from . import session as phone
+
+
+def install(app) -> None:
+    app.before_request(check_forms)
+    # a global, not a context variable: macros.html (the forms' macro) is imported
+    # without the page's context, so Jinja builds it once instead of on every render
+    app.jinja_env.globals["csrf_token"] = phone.csrf_token
+    app.context_processor(template_helpers)
+    fragments.install(app)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(sqlite3.OperationalError, storage_error)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(results.bp)
+    app.register_blueprint(screen.bp)
+    app.register_blueprint(players.bp)
+    game_styles.install(app)
+
+
+def check_forms() -> None:
+    """Every page's form carries the session's CSRF token; the API is reached with tokens
+    in a header, which no other site can make a browser send. An address nothing answers
+    at gets its 404 or 405, not a refused form."""
+    if request.blueprint not in (None, api.bp.name):
+        phone.check_csrf()
+
+
+def template_helpers() -> dict[str, Any]:
+    return {
+        "render": render,
+        "games": GAMES,
+        "locale": str(get_locale()),
+        "languages": i18n.LANGUAGES,
+        "page_path": page_path,
+    }
+
+
+def page_path() -> str:
+    """Where the language switcher returns to: this page, or for a page answering a form
+    (a refused start, a refused tap without htmx) the page the form was on."""
+    if request.method == "GET":
+        return request.full_path.rstrip("?")
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc == request.host and referrer.path:
+        return referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    return url_for("pages.home")
+
+
+def http_error(exc: HTTPException):
+    if request.path.startswith("/api/"):
+        return api.http_error(exc)  # in JSON; routing errors never reach the API blueprint's own handler
+    messages = {
+        400: N_("That request could not be understood. Reload the page and try again."),
+        403: N_("This phone is not allowed to do that."),
+        404: N_("There is nothing here. Check the link."),
+        405: N_("That is not something this page can do."),
+        413: N_("That request is too large."),
+    }
+    if exc.description == "csrf":
+        message = N_("This page is out of date. Reload it and try again.")
+    else:
+        message = messages.get(exc.code, N_("Something went wrong."))
+    return render_template("error.html", message=render(message), status=exc.code), exc.code
+
+
+STORAGE_UNREACHABLE = N_(
+    "The companion cannot reach its saved games right now: the machine it runs on cannot read or write"
+    " its database. Tell the person running the companion, then reload the page."
+)
+
+
+def storage_error(error: sqlite3.OperationalError):
+    """The storage failing outside a write (writes refuse it themselves, see service.writing):
+    a sentence for the players, the error in the log for whoever runs the companion."""
+    if not is_storage_failure(error):
+        raise error
+    current_app.logger.error("Could not use the database: %s", error)
+    if request.path.startswith("/api/"):
+        return api.error(503, "storage_unavailable", STORAGE_UNREACHABLE)
+    response = make_response(render_template("error.html", message=render(STORAGE_UNREACHABLE), status=503), 503)
+    if request.headers.get("HX-Request"):
+        response.headers["HX-Refresh"] = "true"  # the whole page says it, not a fragment inside the table
+    return response

@@ -7,11 +7,12 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import inputs, service, store
+from .. import inputs, service
 from ..db import get_db
 from ..games.errors import RuleError
 from ..games.text import N_
 from ..i18n import render
+from . import views
 from .links import join_url
 from .openapi import document as openapi_document
 
@@ -75,7 +76,7 @@ def viewer(table_id: str) -> service.Viewer:
 
 def require_table(table_id: str) -> None:
     """404 for an unknown table, before the token is looked at (a cheap lookup, no replay)."""
-    if store.poll_row(get_db(), table_id) is None:
+    if service.version_and_rematch(get_db(), table_id) is None:
         raise service.ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
 
 
@@ -97,7 +98,7 @@ def create_table():
             {"seat": seat, "name": name, "token": token, "join_url": join_url(token)}
             for seat, (name, token) in enumerate(zip(table.names, created.seat_tokens))
         ],
-        "table": service.view(table),
+        "table": views.table_view(table),
     }
     return jsonify(payload), 201, {"Cache-Control": "no-store"}  # it carries every token
 
@@ -106,14 +107,14 @@ def create_table():
 def get_table(table_id: str):
     db = get_db()
     table = service.load(db, table_id)
-    return jsonify(service.view(table, viewer(table_id)))
+    return jsonify(views.table_view(table, viewer(table_id)))
 
 
 @bp.get("/tables/<table_id>/log")
 def get_log(table_id: str):
     db = get_db()
     table = service.load(db, table_id)
-    return jsonify({"events": service.log(db, table, viewer(table_id))})
+    return jsonify({"events": views.log_view(db, table, viewer(table_id))})
 
 
 @bp.post("/tables/<table_id>/actions")
@@ -123,7 +124,7 @@ def post_action(table_id: str):
     who = viewer(table_id)
     data = body()
     table = service.act(db, table_id, who, data, data.get("expected_version"))
-    return jsonify(service.view(table, who))
+    return jsonify(views.table_view(table, who))
 
 
 @bp.post("/tables/<table_id>/undo")
@@ -133,7 +134,7 @@ def post_undo(table_id: str):
     who = viewer(table_id)
     data = body(optional=True)
     table = service.undo(db, table_id, who, data.get("expected_version"), data.get("from"))
-    return jsonify(service.view(table, who))
+    return jsonify(views.table_view(table, who))
 
 
 @bp.post("/tables/<table_id>/redo")
@@ -149,7 +150,7 @@ def post_redo(table_id: str):
     stopped = redone.stopped
     return jsonify(
         {
-            **service.view(redone.table, who),
+            **views.table_view(redone.table, who),
             "redo": {
                 "redone": redone.count,
                 "stopped": None if stopped is None else {"code": stopped.code, "error": render(stopped.text)},

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -18,95 +16,19 @@ from flask import (
     stream_with_context,
     url_for,
 )
-from flask_babel import get_locale
-from werkzeug.exceptions import HTTPException
 
-from .. import history, i18n, inputs, service, store
-from ..db import close_db, get_db, is_storage_failure
+from .. import history, i18n, inputs, service
+from ..db import close_db, get_db
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_
 from ..i18n import render
-from . import api, forms, fragments
+from . import forms, fragments, views
 from . import session as phone
 from .links import join_url, qr_svg
 
 bp = Blueprint("pages", __name__)
 MAX_PLAYERS_ON_FORM = max(game.max_players for game in GAMES.values())
-
-
-@bp.before_request
-def csrf_protect() -> None:
-    phone.check_csrf()
-
-
-@bp.record_once
-def template_globals(state) -> None:
-    # a global, not a context variable: macros.html (the forms' macro) is imported
-    # without the page's context, so Jinja builds it once instead of on every render
-    state.app.jinja_env.globals["csrf_token"] = phone.csrf_token
-    fragments.install(state.app)
-
-
-@bp.app_context_processor
-def template_helpers() -> dict[str, Any]:
-    return {
-        "render": render,
-        "games": GAMES,
-        "locale": str(get_locale()),
-        "languages": i18n.LANGUAGES,
-        "page_path": page_path,
-    }
-
-
-def page_path() -> str:
-    """Where the language switcher returns to: this page, or for a page answering a form
-    (a refused start, a refused tap without htmx) the page the form was on."""
-    if request.method == "GET":
-        return request.full_path.rstrip("?")
-    referrer = urlsplit(request.referrer or "")
-    if referrer.netloc == request.host and referrer.path:
-        return referrer.path + (f"?{referrer.query}" if referrer.query else "")
-    return url_for("pages.home")
-
-
-@bp.app_errorhandler(HTTPException)
-def http_error(exc: HTTPException):
-    if request.path.startswith("/api/"):
-        return api.http_error(exc)  # in JSON; routing errors never reach the API blueprint's own handler
-    messages = {
-        400: N_("That request could not be understood. Reload the page and try again."),
-        403: N_("This phone is not allowed to do that."),
-        404: N_("There is nothing here. Check the link."),
-        405: N_("That is not something this page can do."),
-        413: N_("That request is too large."),
-    }
-    if exc.description == "csrf":
-        message = N_("This page is out of date. Reload it and try again.")
-    else:
-        message = messages.get(exc.code, N_("Something went wrong."))
-    return render_template("error.html", message=render(message), status=exc.code), exc.code
-
-
-STORAGE_UNREACHABLE = N_(
-    "The companion cannot reach its saved games right now: the machine it runs on cannot read or write"
-    " its database. Tell the person running the companion, then reload the page."
-)
-
-
-@bp.app_errorhandler(sqlite3.OperationalError)
-def storage_error(error: sqlite3.OperationalError):
-    """The storage failing outside a write (writes refuse it themselves, see service._writing):
-    a sentence for the players, the error in the log for whoever runs the companion."""
-    if not is_storage_failure(error):
-        raise error
-    current_app.logger.error("Could not use the database: %s", error)
-    if request.path.startswith("/api/"):
-        return api.error(503, "storage_unavailable", STORAGE_UNREACHABLE)
-    response = make_response(render_template("error.html", message=render(STORAGE_UNREACHABLE), status=503), 503)
-    if request.headers.get("HX-Request"):
-        response.headers["HX-Refresh"] = "true"  # the whole page says it, not a fragment inside the table
-    return response
 
 
 @bp.get("/healthz")
@@ -234,19 +156,19 @@ def existing_table(table_id: str) -> service.Table:
 def join_screen(table_id: str):
     table = existing_table(table_id)
     host_token = phone.host_token(table_id)
-    if host_token is None or not store.is_host_token(get_db(), table_id, host_token):
+    if host_token is None or not service.is_host(get_db(), table_id, host_token):
         return render_template("error.html", message=render(N_("Only the phone that started this table can show its join codes.")), status=403), 403
     seats = []
     for seat, name in enumerate(table.names):
         url = join_url(service.seat_token(host_token, seat))
         seats.append({"seat": seat, "name": name, "url": url, "svg": qr_svg(url)})
-    page = render_template("join.html", table=service.view(table), seats=seats)
+    page = render_template("join.html", table=views.table_view(table), seats=seats)
     return page, 200, {"Cache-Control": "no-store"}  # it carries every seat's join token
 
 
 @bp.get("/j/<token>")
 def join(token: str):
-    found = store.find_seat_token(get_db(), token)
+    found = service.find_seat(get_db(), token)
     if found is None:
         return render_template("error.html", message=render(N_("This join link is not valid. Ask the host to show the codes again.")), status=404), 404
     table_id, _seat = found
@@ -263,7 +185,7 @@ LOG_LINES_SHOWN = 12
 def table_context(table: service.Table, viewer: service.Viewer, error: str | None = None) -> dict[str, Any]:
     db = get_db()
     whole_log = request.args.get("log") == "all"
-    view = service.view(table, viewer)
+    view = views.table_view(table, viewer)
     actors = [] if service.is_closed(table) else table.game.actors(table.state)
     acting_for = None
     if viewer.seat in actors:
@@ -280,12 +202,12 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         "acting_for": acting_for,
         "host_choices": host_choices,
         "can_undo": service.can_undo(db, table, viewer),
-        "redo_offer": service.redo_offer(db, table, viewer),
+        "redo_offer": views.redo_offer_view(db, table, viewer),
         # the host may go back to any line of the log (not once a rematch has started)
         "line_undo": viewer.host and table.row.get("rematch_id") is None and not service.is_closed(table),
         # read only when the log is not kept already (web/fragments.py): newest first
-        "read_log": lambda: list(reversed(service.log(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
-        "read_log_total": lambda: store.event_count(db, table.id),
+        "read_log": lambda: list(reversed(views.log_view(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
+        "read_log_total": lambda: service.log_length(db, table.id),
         # a game that hides parts of actions from some seats (Lobo) shows each seat its own log
         "log_reader": viewer.seat if type(table.game).redact_action is not Game.redact_action else None,
         "whole_log": whole_log,
@@ -354,7 +276,7 @@ def events(table_id: str):
     version (Last-Event-ID, or `v`) and catches up at once; after a rematch it is led to its
     new seat."""
     db = get_db()
-    if store.poll_row(db, table_id) is None:
+    if service.version_and_rematch(db, table_id) is None:
         abort(404)
     notifier = current_app.extensions.get("companion.notifier")
     if notifier is None:
@@ -368,7 +290,7 @@ def events(table_id: str):
             yield f"retry: 2000\n\n{server_sent('hello')}"
             while True:
                 db = get_db()
-                found = store.poll_row(db, table_id)
+                found = service.version_and_rematch(db, table_id)
                 if found is None:
                     return
                 version, rematch_id = found
@@ -402,7 +324,7 @@ def poll(table_id: str):
     """Every phone asks every couple of seconds: 204 while nothing changed (one indexed
     lookup, no replay), the fresh table when something did."""
     db = get_db()
-    found = store.poll_row(db, table_id)
+    found = service.version_and_rematch(db, table_id)
     if found is None:
         abort(404)
     version, rematch_id = found
@@ -448,10 +370,9 @@ def after_write(table_id: str, write) -> Any:
 
 @bp.post("/t/<table_id>/act")
 def act(table_id: str):
-    row = store.table_row(get_db(), table_id)
-    if row is None:
+    game = service.game_of(get_db(), table_id)
+    if game is None:
         abort(404)
-    game = GAMES[row["game"]]
     return after_write(
         table_id, lambda db, viewer: service.act(db, table_id, viewer, form_action(game), expected_version())
     )

@@ -1,30 +1,24 @@
-"""The pages around a game's end: results, rematch, the table screen, history, players and
-exports. Thin like the other pages: the rules' words come from the games, the record from
-companion.history, the downloads from companion.export."""
+"""The pages around a game's end: its results (with the chart and Share), the downloads,
+and the rematch. Thin like the other pages: the rules' words come from the games, the
+record from companion.history, the downloads from companion.web.export. The table screen
+is web/screen.py, the players' pages web/players.py."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, url_for
 from flask_babel import format_decimal, gettext
 
-from .. import export, history, i18n, inputs, rematch, service, store
+from .. import history, i18n, rematch, service
 from ..db import get_db
-from ..games import GAMES
 from ..games.text import N_, Text, listing
 from ..i18n import render
-from . import chart, pages
+from . import chart, export, views
 from . import session as phone
-from .links import base_url, qr_svg
 
 bp = Blueprint("results", __name__)
-
-
-@bp.before_request
-def csrf_protect() -> None:
-    pages.csrf_protect()  # the same check as every other page's form
 
 
 @bp.app_template_filter("average")
@@ -94,7 +88,7 @@ def results_image(table_id: str):
     """The results as one picture (heading, places, the chart): what Share sends."""
     table = finished_table(table_id)
     db = get_db()
-    view = service.view(table, phone.page_viewer(db, table_id))
+    view = views.table_view(table, phone.page_viewer(db, table_id))
     lines = share_text(view, render(table.game.title), table.row["created_at"]).split("\n")
     image = chart.results_card(lines[0], lines[1:], results_chart(db, table, ink="#111111"), len(table.names))
     return Response(image, mimetype="image/svg+xml")
@@ -105,7 +99,7 @@ def results_page(table_id: str):
     table = finished_table(table_id)
     db = get_db()
     viewer = phone.page_viewer(db, table_id)
-    view = service.view(table, viewer)
+    view = views.table_view(table, viewer)
     row = table.row
     play = export.bgstats_play(table.game, view, row["created_at"], row["finished_at"])
     return render_template(
@@ -113,7 +107,7 @@ def results_page(table_id: str):
         table=view,
         game=table.game,
         viewer=viewer,
-        log=service.log(db, table, viewer),
+        log=views.log_view(db, table, viewer),
         started=row["created_at"],
         minutes=play["durationMin"],
         rematch_of=row["rematch_of"],
@@ -143,7 +137,7 @@ def follow_rematch(table_id: str):
     """Where a table's polls lead its phones once a rematch has started: each phone takes
     its own seat at the new table (and the host the host's role), then goes there."""
     db = get_db()
-    if store.poll_row(db, table_id) is None:
+    if service.version_and_rematch(db, table_id) is None:
         return unknown_table(table_id)
     moved = move_to_rematch(db, table_id)
     target = table_id if moved is None else moved.table_id
@@ -163,42 +157,6 @@ def move_to_rematch(db, table_id: str) -> rematch.Moved | None:
     return moved
 
 
-# --- the table screen ------------------------------------------------------------------------
-def screen_context(table: service.Table) -> dict[str, Any]:
-    # Always as nobody: a screen everyone sees shows no secret, whoever's device it is.
-    return {
-        "table": service.view(table, service.ANONYMOUS),
-        "game": table.game,
-        "viewer": service.ANONYMOUS,
-        "acting_for": None,
-        "poll_seconds": current_app.config["POLL_SECONDS"],
-    }
-
-
-@bp.get("/t/<table_id>/screen")
-def screen(table_id: str):
-    table = loaded(table_id)
-    if table is None:
-        return unknown_table(table_id)
-    url = base_url() + url_for("results.screen", table_id=table_id)
-    return render_template("screen.html", screen_url=url, screen_svg=qr_svg(url), **screen_context(table))
-
-
-@bp.get("/t/<table_id>/screen/poll")
-def screen_poll(table_id: str):
-    """As the phones' poll: 204 while nothing changed; after a rematch, the rematch's screen."""
-    db = get_db()
-    found = store.poll_row(db, table_id)
-    if found is None:
-        return unknown_table(table_id)
-    version, rematch_id = found
-    if rematch_id is not None:
-        return "", 204, {"HX-Redirect": url_for("results.screen", table_id=rematch_id)}
-    if inputs.number_or_none(request.args.get("v")) == version:
-        return "", 204
-    return render_template("screen_body.html", **screen_context(service.load(db, table_id)))
-
-
 # --- exports -------------------------------------------------------------------------------
 def download(body: str, mimetype: str, table: service.Table, extension: str) -> Response:
     filename = f"{table.game.slug}-{table.id}.{extension}"
@@ -216,25 +174,7 @@ def export_json(table_id: str):
 @bp.get("/t/<table_id>/export.csv")
 def export_csv(table_id: str):
     table = finished_table(table_id)
-    view = service.view(table, phone.page_viewer(get_db(), table_id))
+    view = views.table_view(table, phone.page_viewer(get_db(), table_id))
     header = [gettext("place"), gettext("name"), gettext("score"), gettext("breakdown")]
     # With a byte order mark: spreadsheets then read the names' accents right.
     return download("\ufeff" + export.as_csv(view["ranking"], header), "text/csv", table, "csv")
-
-
-# --- players -------------------------------------------------------------------------------
-@bp.get("/players")
-def players_index():
-    return render_template("players.html", players=history.players(get_db()), player=None)
-
-
-@bp.get("/players/<path:name>")
-def player_page(name: str):
-    found = history.player(get_db(), name)
-    if found is None:
-        return refuse(N_("Nobody called %(name)s has played at this companion.", name=name), 404)
-    return render_template("players.html", player=found, players=None, titles=game_titles())
-
-
-def game_titles() -> dict[str, str]:
-    return {slug: render(game.title) for slug, game in GAMES.items()}

@@ -13,7 +13,7 @@ import secrets
 from flask import abort, request, session
 from flask.sessions import SecureCookieSessionInterface
 
-from .. import store
+from .. import service
 from ..service import Viewer
 
 MAX_TABLES_REMEMBERED = 20
@@ -75,8 +75,8 @@ def held(table_id: str) -> dict[str, str]:
 
 def page_viewer(db, table_id: str) -> Viewer:
     entry = session.get("tables", {}).get(table_id, {})
-    host = "host" in entry and store.is_host_token(db, table_id, entry["host"])
-    seat = store.seat_for_token(db, table_id, entry["seat"]) if "seat" in entry else None
+    host = "host" in entry and service.is_host(db, table_id, entry["host"])
+    seat = service.seat_of(db, table_id, entry["seat"]) if "seat" in entry else None
     return Viewer(seat=seat, host=host)
 
 

@@ -14,6 +14,7 @@ import requests
 
 from companion import service
 from companion.games import GAMES
+from companion.web import views
 
 FULL_ROLL = [1, 2, 3, 4, 5, "worm", "worm", "worm"]
 FACES = [1, 2, 3, 4, 5, "worm"]
@@ -207,7 +208,7 @@ def view_at(app, created: dict[str, Any], version: int, moves: list[tuple[int, d
     state = game.replay(game.setup(names, options), moves)
     row = {"id": created["id"], "version": version, "options": options}
     with app.test_request_context():
-        return service.view(service.Table(row, names, game, state))
+        return views.table_view(service.Table(row, names, game, state))
 
 
 def check_table(app, server, created: dict[str, Any], outcomes: list[Outcome]) -> None:

@@ -22,7 +22,7 @@ import pytest
 
 from companion import create_app
 from companion.service import STORAGE_UNAVAILABLE
-from companion.web.pages import STORAGE_UNREACHABLE
+from companion.web import STORAGE_UNREACHABLE
 
 SAVING_SENTENCE = str(STORAGE_UNAVAILABLE)
 REACHING_SENTENCE = str(STORAGE_UNREACHABLE)

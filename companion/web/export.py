@@ -1,7 +1,7 @@
 """A finished table as a download (JSON, CSV) and as a play for the BG Stats app.
 
-Everything here starts from what a viewer may already see (service.view and service.log
-for that viewer), so an export never shows more than the table page does.
+Everything here starts from what a viewer may already see (views.table_view and
+views.log_view for that viewer), so an export never shows more than the table page does.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from . import service, store
-from .games import Game
+from .. import service
+from ..games import Game
+from . import views
 
 # BG Stats' documented link for pushing a play from another app: the play as URL-encoded
 # JSON in `data` (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/).
@@ -28,7 +29,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def as_json(db, table: service.Table, viewer: service.Viewer) -> dict[str, Any]:
     """The API's table state and the game log, both as `viewer` may read them."""
-    return {"table": service.view(table, viewer), "log": service.log(db, table, viewer)}
+    return {"table": views.table_view(table, viewer), "log": views.log_view(db, table, viewer)}
 
 
 def _cell(value: Any) -> Any:
@@ -85,7 +86,7 @@ def bgstats_play(game: Game, view: dict[str, Any], created_at: str, finished_at:
                 "rank": entry["place"],
                 "winner": entry["place"] == 1,
                 "startPlayer": entry["seat"] == 0,
-                "sourcePlayerId": store.name_key(entry["name"]),
+                "sourcePlayerId": service.player_key(entry["name"]),
             }
             for entry in view["ranking"]
         ],

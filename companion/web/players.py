@@ -1,0 +1,32 @@
+"""The players' pages: everyone who played at this companion, and one player's tables,
+wins and game nights (companion.history keeps the record)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from .. import history
+from ..db import get_db
+from ..games import GAMES
+from ..games.text import N_
+from ..i18n import render
+from .results import refuse
+
+bp = Blueprint("players", __name__)
+
+
+@bp.get("/players")
+def players_index():
+    return render_template("players.html", players=history.players(get_db()), player=None)
+
+
+@bp.get("/players/<path:name>")
+def player_page(name: str):
+    found = history.player(get_db(), name)
+    if found is None:
+        return refuse(N_("Nobody called %(name)s has played at this companion.", name=name), 404)
+    return render_template("players.html", player=found, players=None, titles=game_titles())
+
+
+def game_titles() -> dict[str, str]:
+    return {slug: render(game.title) for slug, game in GAMES.items()}

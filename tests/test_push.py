@@ -74,6 +74,18 @@ def test_push_every_phone_gets_the_change_whichever_process_saved_it(push_server
         phone.close()
 
 
+def test_push_the_table_screen_holds_its_connection_too_and_follows_the_rematch(push_server):
+    table = new_table(push_server)
+    page = requests.get(f"{push_server}/t/{table['id']}/screen", timeout=10).text
+    assert f'sse-connect="/t/{table["id"]}/screen/events?v=0"' in page
+    screen = Stream(f"{push_server}/t/{table['id']}/screen/events?v=0")
+    assert screen.next_event()["event"] == "hello"
+    act(push_server, table, {"type": "set_aside", "face": "worm", "count": 2})
+    pushed = screen.next_table()
+    assert pushed["id"] == "1" and 'id="screen"' in pushed["data"] and "csrf_token" not in pushed["data"]
+    screen.close()
+
+
 def test_push_a_phone_that_reconnects_catches_up_from_its_version_at_once(push_server):
     table = new_table(push_server)
     act(push_server, table, {"type": "set_aside", "face": "worm", "count": 2})

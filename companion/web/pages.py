@@ -4,26 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    stream_with_context,
-    url_for,
-)
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
 from .. import history, i18n, inputs, service
-from ..db import close_db, get_db
+from ..db import get_db
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_
 from ..i18n import render
-from . import forms, fragments, views
+from . import forms, fragments, push, views
 from . import session as phone
 from .links import join_url, qr_svg
 
@@ -258,59 +247,22 @@ def table_body(context: dict[str, Any]) -> str:
     return shared
 
 
-# A held connection says something at least this often: a dead one is noticed (and a proxy
-# that would close a silent one keeps it), and the page knows push still works.
-PUSH_KEEPALIVE_SECONDS = 15
-
-
-def server_sent(event: str, data: str = "", event_id: int | None = None) -> str:
-    head = f"event: {event}\n" + (f"id: {event_id}\n" if event_id is not None else "")
-    return head + "data: " + data.replace("\n", "\ndata: ") + "\n\n"
-
-
 @bp.get("/t/<table_id>/events")
 def events(table_id: str):
-    """The table page's held connection (Server-Sent Events, served by the push server):
-    this phone's fresh table as soon as an action changed it, rendered as the poll renders
-    it (the shared parts once per version and language). A phone that reconnects says its
-    version (Last-Event-ID, or `v`) and catches up at once; after a rematch it is led to its
-    new seat."""
-    db = get_db()
-    if service.version_and_rematch(db, table_id) is None:
-        abort(404)
-    notifier = current_app.extensions.get("companion.notifier")
-    if notifier is None:
-        abort(404)  # the thread server holds no connections: its pages poll
-    seen = inputs.number_or_none(request.headers.get("Last-Event-ID") or request.args.get("v"))
-    close_db()
+    """The table page's held connection (web/push.py): this phone's fresh table, rendered
+    as the poll renders it (a watching phone's shared with the others); after a rematch
+    the phone is led to its new seat."""
 
-    def stream():
-        nonlocal seen
-        with notifier.watching(table_id):
-            yield f"retry: 2000\n\n{server_sent('hello')}"
-            while True:
-                db = get_db()
-                found = service.version_and_rematch(db, table_id)
-                if found is None:
-                    return
-                version, rematch_id = found
-                held = phone.held(table_id)
-                if rematch_id is not None and ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
-                    close_db()
-                    yield server_sent("redirect", url_for("results.follow_rematch", table_id=table_id))
-                    return
-                body = None
-                if version != seen:
-                    body = table_body(table_context(service.load(db, table_id), phone.page_viewer(db, table_id)))
-                    seen = version
-                close_db()  # no database connection is held while waiting
-                if body is not None:
-                    yield server_sent("table", body, version)
-                if not notifier.wait(table_id, found, PUSH_KEEPALIVE_SECONDS):
-                    yield server_sent("ping")
+    def body(db) -> str:
+        return table_body(table_context(service.load(db, table_id), phone.page_viewer(db, table_id)))
 
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # nginx: do not buffer it
-    return Response(stream_with_context(stream()), mimetype="text/event-stream", headers=headers)
+    def rematch_address(rematch_id: str) -> str | None:
+        held = phone.held(table_id)
+        if ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
+            return url_for("results.follow_rematch", table_id=table_id)
+        return None
+
+    return push.held_connection(table_id, body, rematch_address)
 
 
 @bp.get("/t/<table_id>")

@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, render_template, request, url_for
 
 from .. import inputs, service
 from ..db import get_db
-from . import views
+from . import push, views
 from .links import base_url, qr_svg
 from .results import loaded, unknown_table
 
@@ -25,6 +25,7 @@ def screen_context(table: service.Table) -> dict[str, Any]:
         "viewer": service.ANONYMOUS,
         "acting_for": None,
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "push": "companion.notifier" in current_app.extensions,
     }
 
 
@@ -50,3 +51,14 @@ def screen_poll(table_id: str):
     if inputs.number_or_none(request.args.get("v")) == version:
         return "", 204
     return render_template("screen_body.html", **screen_context(service.load(db, table_id)))
+
+
+@bp.get("/t/<table_id>/screen/events")
+def screen_events(table_id: str):
+    """The screen's held connection (web/push.py), as the phones': after a rematch, the
+    rematch's screen."""
+
+    def body(db) -> str:
+        return render_template("screen_body.html", **screen_context(service.load(db, table_id)))
+
+    return push.held_connection(table_id, body, lambda rematch_id: url_for("screen.screen", table_id=rematch_id))

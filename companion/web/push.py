@@ -1,0 +1,62 @@
+"""The held connection of a table page or table screen (Server-Sent Events, served by the
+push server): the fresh table as soon as an action changed it, whichever server process
+saved it (companion/notify.py wakes the connection). A page that reconnects says the
+version it shows (Last-Event-ID, or `v`) and catches up at once; after a rematch it is led
+where the caller says. No database connection is held while waiting."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from flask import Response, abort, current_app, request, stream_with_context
+
+from .. import inputs, service
+from ..db import close_db, get_db
+
+# A held connection says something at least this often: a dead one is noticed (and a proxy
+# that would close a silent one keeps it), and the page knows push still works.
+KEEPALIVE_SECONDS = 15
+
+
+def server_sent(event: str, data: str = "", event_id: int | None = None) -> str:
+    head = f"event: {event}\n" + (f"id: {event_id}\n" if event_id is not None else "")
+    return head + "data: " + data.replace("\n", "\ndata: ") + "\n\n"
+
+
+def held_connection(table_id: str, body: Callable, rematch_address: Callable[[str], str | None]) -> Response:
+    """`body(db)`: the page's part to send for the table as it is now; `rematch_address(id)`:
+    where a page of this table goes once rematch `id` started, or None to stay."""
+    if service.version_and_rematch(get_db(), table_id) is None:
+        abort(404)
+    notifier = current_app.extensions.get("companion.notifier")
+    if notifier is None:
+        abort(404)  # the thread server holds no connections: its pages poll
+    seen = inputs.number_or_none(request.headers.get("Last-Event-ID") or request.args.get("v"))
+    close_db()
+
+    def stream():
+        nonlocal seen
+        with notifier.watching(table_id):
+            yield f"retry: 2000\n\n{server_sent('hello')}"
+            while True:
+                db = get_db()
+                found = service.version_and_rematch(db, table_id)
+                if found is None:
+                    return
+                version, rematch_id = found
+                address = rematch_address(rematch_id) if rematch_id is not None else None
+                if address is not None:
+                    close_db()
+                    yield server_sent("redirect", address)
+                    return
+                sent = None
+                if version != seen:
+                    sent, seen = body(db), version
+                close_db()
+                if sent is not None:
+                    yield server_sent("table", sent, version)
+                if not notifier.wait(table_id, found, KEEPALIVE_SECONDS):
+                    yield server_sent("ping")
+
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # nginx: do not buffer it
+    return Response(stream_with_context(stream()), mimetype="text/event-stream", headers=headers)

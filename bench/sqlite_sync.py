@@ -26,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion import create_app, db  # noqa: E402
+from companion import create_app  # noqa: E402
+from companion.tables import db  # noqa: E402
 
 
 def percentiles(samples_ms: list[float]) -> str:

@@ -16,7 +16,8 @@ from flask_babel import Babel
 from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import db, i18n
+from .tables import db
+from . import i18n
 from .web.compression import compress
 
 PACKAGE = Path(__file__).resolve().parent
@@ -84,7 +85,7 @@ def _security_headers(response):
 
 
 # Set on a request refused for its size: the server must close the connection rather than
-# read (and wait for) the rest of a body that may never come (companion.cli's push server).
+# read (and wait for) the rest of a body that may never come (companion.server.cli's push server).
 BODY_LEFT_UNREAD = "companion.body_left_unread"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from companion.db import connect
+from companion.tables.db import connect
 
 # Pickomino, three players taking the grill's tiles 21..36 in turn (each turn's dice set
 # aside to make the tile's number exactly):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import requests
 
-from companion.cli import main
+from companion.server.cli import main
 
 
 def free_port() -> int:

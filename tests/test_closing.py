@@ -9,7 +9,7 @@ import re
 
 from played import act, bearer, create, host_phone, joined, play_pickomino
 
-from companion.db import connect
+from companion.tables.db import connect
 
 
 def close(phone, table_id: str):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from companion import service
+from companion.tables import service
 from played import act, create, joined, take_tile
 
 POLL = {"HX-Request": "true"}

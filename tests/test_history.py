@@ -9,7 +9,7 @@ import re
 import sqlite3
 
 from companion import create_app
-from companion.db import MIGRATIONS, connect
+from companion.tables.db import MIGRATIONS, connect
 from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
 
 NAME_KEY_MIGRATION = 4  # MIGRATIONS[4] gives the seats their name_key

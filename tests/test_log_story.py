@@ -88,7 +88,7 @@ def test_log_twenty_one_lines_say_hits_and_the_score_of_a_full_row(client):
 def test_log_lines_read_by_another_server_process_are_the_same(client, app):
     """The process that saved an action keeps its outcome line; another process (nothing
     kept) finds the same lines by replaying the log."""
-    from companion import snapshots
+    from companion.server import snapshots
 
     table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     play_pickomino(client, table, tiles=range(21, 27))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion import processes
+from companion.server import processes
 
 pytestmark = pytest.mark.skipif(not processes.supported(), reason="several processes are served on Linux only")
 

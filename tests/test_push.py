@@ -13,7 +13,7 @@ import gevent
 import requests
 
 from companion import create_app
-from companion.notify import Notifier
+from companion.server.notify import Notifier
 
 class Stream:
     """One phone's held connection, read event by event."""
@@ -204,8 +204,8 @@ def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connectio
     finds the lock held (by another process, here a second connection) must wait by
     gevent's sleep: SQLite's own busy wait would stop the whole process, the holder too
     when it is a connection of this process, until the busy timeout gives up."""
-    from companion import db as database_module
-    from companion import store
+    from companion.tables import db as database_module
+    from companion.tables import store
 
     path = str(tmp_path / "companion.sqlite3")
     database_module.migrate(path)

@@ -11,8 +11,8 @@ import threading
 import pytest
 import requests
 
-from companion import rematch, store
-from companion.db import connect
+from companion.tables import rematch, store
+from companion.tables.db import connect
 from companion.games import GAMES
 from companion.games.twentyone import COLORS
 from played import (

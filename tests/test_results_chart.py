@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ElementTree
 
 from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
 
-from companion import service
-from companion.db import get_db
+from companion.tables import service
+from companion.tables.db import get_db
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from companion import service
-from companion.db import connect
+from companion.tables import service
+from companion.tables.db import connect
 from companion.games import GAMES
-from companion.snapshots import RecentlyUsed
+from companion.server.snapshots import RecentlyUsed
 from played import bearer, create, host_phone, joined
 
 def candidates(game: str) -> list[dict]:

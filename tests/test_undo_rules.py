@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion import service
-from companion.db import get_db
+from companion.tables import service
+from companion.tables.db import get_db
 from companion.web import views
 
 W = "worm"

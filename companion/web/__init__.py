@@ -14,7 +14,7 @@ from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
 from .. import i18n
-from ..db import is_storage_failure
+from ..tables.db import is_storage_failure
 from ..games import GAMES
 from ..games.text import N_
 from ..i18n import render

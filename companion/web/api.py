@@ -7,8 +7,9 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import inputs, service
-from ..db import get_db
+from .. import inputs
+from ..tables import service
+from ..tables.db import get_db
 from ..games.errors import RuleError
 from ..games.text import N_
 from ..i18n import render

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from .. import service
+from ..tables import service
 from ..games import Game
 from . import views
 

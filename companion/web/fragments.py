@@ -19,7 +19,7 @@ from flask import current_app
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from ..snapshots import RecentlyUsed
+from ..server.snapshots import RecentlyUsed
 
 FRAGMENTS_KEPT = 1000  # a few per table of a café: a few KB each
 

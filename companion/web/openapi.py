@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from .. import service
+from ..tables import service
 from ..games import GAMES
 from ..games.schema import SEAT, SEAT_OR_NULL, TEXT, VERSION, array, nullable, obj, ref
 

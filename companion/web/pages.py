@@ -6,8 +6,9 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
-from .. import history, i18n, inputs, service
-from ..db import get_db
+from ..tables import history, service
+from .. import i18n, inputs
+from ..tables.db import get_db
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_

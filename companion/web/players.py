@@ -1,12 +1,12 @@
 """The players' pages: everyone who played at this companion, and one player's tables,
-wins and game nights (companion.history keeps the record)."""
+wins and game nights (companion.tables.history keeps the record)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from .. import history
-from ..db import get_db
+from ..tables import history
+from ..tables.db import get_db
 from ..games import GAMES
 from ..games.text import N_
 from ..i18n import render

@@ -10,8 +10,9 @@ from typing import Callable
 
 from flask import Response, abort, current_app, request, stream_with_context
 
-from .. import inputs, service
-from ..db import close_db, get_db
+from .. import inputs
+from ..tables import service
+from ..tables.db import close_db, get_db
 
 # A held connection says something at least this often: a dead one is noticed (and a proxy
 # that would close a silent one keeps it), and the page knows push still works.

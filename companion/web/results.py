@@ -1,6 +1,6 @@
 """The pages around a game's end: its results (with the chart and Share), the downloads,
 and the rematch. Thin like the other pages: the rules' words come from the games, the
-record from companion.history, the downloads from companion.web.export. The table screen
+record from companion.tables.history, the downloads from companion.web.export. The table screen
 is web/screen.py, the players' pages web/players.py."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, url_for
 from flask_babel import format_decimal, gettext
 
-from .. import history, i18n, rematch, service
-from ..db import get_db
+from ..tables import history, rematch, service
+from .. import i18n
+from ..tables.db import get_db
 from ..games.text import N_, Text, listing
 from ..i18n import render
 from . import chart, export, views

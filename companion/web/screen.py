@@ -8,8 +8,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template, request, url_for
 
-from .. import inputs, service
-from ..db import get_db
+from .. import inputs
+from ..tables import service
+from ..tables.db import get_db
 from . import push, views
 from .links import base_url, qr_svg
 from .results import loaded, unknown_table

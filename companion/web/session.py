@@ -13,8 +13,8 @@ import secrets
 from flask import abort, request, session
 from flask.sessions import SecureCookieSessionInterface
 
-from .. import service
-from ..service import Viewer
+from ..tables import service
+from ..tables.service import Viewer
 
 MAX_TABLES_REMEMBERED = 20
 CSRF_FIELD = "csrf_token"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import service
+from ..tables import service
 from ..i18n import render, render_all
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import requests
 
-from companion import service
+from companion.tables import service
 from companion.games import GAMES
 from companion.web import views
 

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 import requests
 
-from companion import service
+from companion.tables import service
 from companion.games import GAMES, base
 
 from api_client import FULL_ROLL, assert_error, bearer

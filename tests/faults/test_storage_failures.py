@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from companion import create_app
-from companion.service import STORAGE_UNAVAILABLE
+from companion.tables.service import STORAGE_UNAVAILABLE
 from companion.web import STORAGE_UNREACHABLE
 
 SAVING_SENTENCE = str(STORAGE_UNAVAILABLE)

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import qrcode
 
-from . import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, create_app, default_database, processes
-from .db import DatabaseUnusable
-from .web.links import only_this_machine, public_base
+from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, create_app, default_database
+from . import processes
+from ..tables.db import DatabaseUnusable
+from ..web.links import only_this_machine, public_base
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -100,7 +101,7 @@ def serve_push(app, args: argparse.Namespace, workers: int) -> int:
     """Serve with gevent's WSGI server: each phone's table page holds one connection on
     which changes are pushed (Server-Sent Events), and thousands of idle connections cost
     a greenlet each, not a thread. Several processes share the port as with the thread
-    server; a write in any of them wakes the phones of all (companion.notify)."""
+    server; a write in any of them wakes the phones of all (companion.server.notify)."""
     from .notify import Notifier
 
     _allow_many_connections()

@@ -12,7 +12,8 @@ from typing import Callable
 import sqlite_utils
 from flask import current_app, g
 
-from . import snapshots, store
+from ..server import snapshots
+from . import store
 
 BUSY_TIMEOUT_MS = 10_000
 # Durability of an acknowledged action (WAL mode): with FULL every commit is flushed to the

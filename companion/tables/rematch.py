@@ -18,7 +18,7 @@ import hmac
 from dataclasses import dataclass
 
 from . import service, store
-from .games.text import N_
+from ..games.text import N_
 from .service import ServiceError, Viewer
 from .service import writing  # the service's write transaction: 503 when the disk fails
 

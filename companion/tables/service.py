@@ -21,10 +21,10 @@ from typing import Any, Iterator
 
 from . import store
 from .db import is_storage_failure
-from .games import GAMES, Game
-from .games.errors import RuleError
-from .games.text import N_, NP_, Text
-from .inputs import clean_name, name_problem
+from ..games import GAMES, Game
+from ..games.errors import RuleError
+from ..games.text import N_, NP_, Text
+from ..inputs import clean_name, name_problem
 
 NAME_MAX_LENGTH = 24
 TABLE_ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud at a table

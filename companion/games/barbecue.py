@@ -8,6 +8,9 @@ snail or failed; `spot` is the spot acted on (for a snail, the spot it came off,
 from the supply); `from_seat` is the player who lost a plate (the victim of a steal, or
 the owner of the plate a failure's snail sent back); `snail_to` is where a failure's
 snail went (None when none could be placed, which ends the game).
+
+Longer than 400 lines on purpose: a game is one module (docs: "How it is built"), so its
+engine, its sentences, its part of the API's description and its scenes stay together.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ The tile board stays on the table. The companion keeps what players track on pap
 the secret flock colours, who left in which order (and the bonus it earned), and the
 final count of the meadows. There is no turn order here: any seat may act at any moment
 for itself (reveal, leave, say all tiles are placed, enter its meadows).
+
+Longer than 400 lines on purpose: a game is one module (docs: "How it is built"), so its
+engine, its sentences, its part of the API's description and its scenes stay together.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ numbers 6..1 from left to right. A round: the active seat rolls (and may re-roll
 the 1s staying), then every seat either enters dice into its current row or crosses out
 that row's leftmost empty field. `waiting_for` lists the seats that have not done so yet;
 when it is empty the next seat clockwise rolls.
+
+Longer than 400 lines on purpose: a game is one module (docs: "How it is built"), so its
+engine, its sentences, its part of the API's description and its scenes stay together.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 The event log is the truth: a table's state is its game's setup replayed through every
 action still in effect. Writes take the table's write lock first (BEGIN IMMEDIATE), check
 the version, apply, and append the event with seq = version + 1.
+
+Longer than 400 lines on purpose: it is the one way from the faces to the store, and each
+write's rules (the lock, the version, the append, the refusals) read best in one place.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Tables, seats and the append-only event log in SQLite. No game logic here."""
+"""Tables, seats and the append-only event log in SQLite. No game logic here.
+
+Longer than 400 lines on purpose: every SQL statement of the companion is here, so the
+schema (db.py) and the queries that use it can be read side by side.
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from .base import Game
 from .barbecue import Barbecue
 from .lobo import Lobo
 from .pickomino import Pickomino
+from .qwixx import Qwixx
 from .twentyone import TwentyOne
 
-GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(), Barbecue(), Lobo(), TwentyOne())}
+GAMES: dict[str, Game] = {game.slug: game for game in (Pickomino(), Barbecue(), Lobo(), TwentyOne(), Qwixx())}

@@ -1,0 +1,73 @@
+"""Qwixx on three 360 px phones in a real browser (docs/rules.md, Qwixx): the active player
+taps the six dice in, every phone offers its own player the white sum, the active player
+then a colour sum, and a pass that costs a penalty asks once more. No phone is reloaded.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+PLAYERS = ["Ana", "Bruno", "Caio"]
+# white 3 + 4 = 7; red 6, yellow 2, green 5, blue 1
+ROLL = {"white1": 3, "white2": 4, "red": 6, "yellow": 2, "green": 5, "blue": 1}
+
+
+def join(new_phone, link: str, name: str) -> Page:
+    phone = new_phone()
+    phone.goto(link)
+    expect(phone.locator(".who")).to_have_text(f"You are {name}")
+    phone.evaluate("window.notReloaded = true")  # lost if the page reloads
+    return phone
+
+
+def tap_roll(phone: Page, roll: dict[str, int]) -> None:
+    for die, value in roll.items():
+        phone.locator("label.qx-face").filter(has=phone.locator(f'input[name="action.dice.{die}"][value="{value}"]')).tap()
+    phone.get_by_role("button", name="Enter the roll").tap()
+
+
+def crossed(phone: Page, seat: int, row: str):
+    return phone.locator(f'.qx-sheet[data-seat="{seat}"] .qx-row[data-row="{row}"] .qx-crossed')
+
+
+def test_qwixx_a_turn_on_three_phones_white_sum_for_all_colour_sum_for_the_active_player(new_phone, live_server, shots_dir):
+    table = live_server.create(PLAYERS, game="qwixx")
+    ana, bruno, caio = phones = [join(new_phone, seat["join_url"], seat["name"]) for seat in table["seats"]]
+    for seat, phone in enumerate(phones):
+        expect(phone.locator(".qx-sheet").first).to_have_attribute("data-seat", str(seat))  # its own sheet first
+        expect(phone.locator(".qx-sheet")).to_have_count(3)
+    expect(bruno.locator("form.qx-roll")).to_have_count(0)
+
+    # Ana taps the dice in by their faces; every phone shows the roll and the white sum
+    tap_roll(ana, ROLL)
+    for phone in phones:
+        expect(phone.locator(".qx-white-sum strong")).to_have_text("7")
+        expect(phone.locator('.qx-die[data-die="red"]')).to_contain_text("6")
+
+    # step 1 on every phone at once: each is offered the white sum 7 in each row
+    expect(bruno.get_by_role("button", name="Cross 7 in red")).to_be_visible()
+    bruno.get_by_role("button", name="Cross 7 in green").tap()
+    caio.get_by_role("button", name="Pass", exact=True).tap()
+    expect(crossed(ana, 1, "green")).to_have_text("7")  # Ana's phone sees Bruno's cross
+    ana.get_by_role("button", name="Cross 7 in yellow").tap()
+
+    # step 2, Ana only: a white die and a coloured die in that colour's row
+    expect(bruno.locator("form.qx-choose")).to_have_count(0)
+    ana.get_by_role("button", name="Cross 9 in red (white 1 + red)").tap()  # 3 + 6
+    expect(crossed(caio, 0, "red")).to_have_text("9")
+    expect(crossed(caio, 0, "yellow")).to_have_text("7")
+
+    # Bruno's turn: he passes both steps, so his pass in step 2 asks once more
+    tap_roll(bruno, ROLL)
+    for phone in phones:
+        phone.get_by_role("button", name="Pass", exact=True).tap()
+    penalty = bruno.get_by_role("button", name="Yes, take the penalty")
+    expect(penalty).to_be_hidden()
+    bruno.locator("summary", has_text="take a penalty").tap()
+    penalty.tap()
+    expect(ana.locator('.qx-sheet[data-seat="1"] .qx-penalty.qx-crossed')).to_have_count(1)
+    expect(caio.locator("form.qx-roll")).to_have_count(1)  # Caio rolls next
+    bruno.screenshot(path=str(shots_dir / "qwixx-bruno-penalty.png"), full_page=True)
+    for phone in phones:
+        assert phone.evaluate("window.notReloaded") is True
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # nothing wider than the phone

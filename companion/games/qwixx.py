@@ -62,18 +62,18 @@ def crossing_refusal(sheet: dict[str, Any], row: str, number: int, name: str) ->
     numbers = ROW_NUMBERS[row]
     crossed = sheet["rows"][row]
     if number not in numbers:
-        return RuleError("not_on_row", N_("%(number)s is not on the %(row)s row.", number=number, row=ROW_NAMES[row]))
+        return RuleError("not_on_row", N_("The %(row)s row has no %(number)s.", number=number, row=ROW_NAMES[row]))
     if crossed and numbers.index(number) <= numbers.index(crossed[-1]):
         return RuleError(
             "left_of_a_cross",
-            N_("%(number)s cannot be crossed in the %(row)s row: numbers are crossed from left to right, and %(last)s is crossed already.",
+            N_("In the %(row)s row, %(number)s cannot be crossed any more: numbers are crossed from left to right, and %(last)s is crossed already.",
                number=number, row=ROW_NAMES[row], last=crossed[-1]),
         )
     if number == numbers[-1] and len(crossed) < CROSSES_TO_LOCK:
         return RuleError(
             "lock_needs_five",
-            NP_("%(number)s closes the %(row)s row: it needs 5 crosses in that row first, and %(name)s has %(num)s.",
-                "%(number)s closes the %(row)s row: it needs 5 crosses in that row first, and %(name)s has %(num)s.",
+            NP_("Crossing %(number)s closes the %(row)s row: it needs 5 crosses in that row first, and %(name)s has %(num)s.",
+                "Crossing %(number)s closes the %(row)s row: it needs 5 crosses in that row first, and %(name)s has %(num)s.",
                 len(crossed), number=number, row=ROW_NAMES[row], name=name),
         )
     return None
@@ -247,7 +247,11 @@ class Qwixx(Game):
         state["active_crossed"] = False
 
     def _row(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
-        row = action.get("row")
+        if "row" not in action:
+            raise MalformedAction(N_('Say the row: "row" is red, yellow, green, blue, or null to pass.'))
+        row = action["row"]
+        if row is not None and not isinstance(row, str):
+            raise MalformedAction(N_('Say the row: "row" is red, yellow, green, blue, or null to pass.'))
         if row is not None and row not in ROWS:
             raise RuleError("unknown_row", N_("Qwixx has no %(row)s row: the rows are red, yellow, green and blue.", row=str(row)))
         if row in state["locked"]:
@@ -294,7 +298,9 @@ class Qwixx(Game):
                     return
         else:
             white = action.get("white")
-            if white not in (1, 2) or isinstance(white, bool):
+            if isinstance(white, bool) or not isinstance(white, int):
+                raise MalformedAction(N_('"white" is the white die that goes with the coloured one: 1 or 2.'))
+            if white not in (1, 2):
                 raise RuleError("white_die", N_('Say which white die goes with the %(row)s die: "white": 1 or 2.', row=ROW_NAMES[row]))
             number = state["roll"][f"white{white}"] + state["roll"][row]
             refusal = crossing_refusal(sheet, row, number, state["players"][seat])

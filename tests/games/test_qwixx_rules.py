@@ -248,3 +248,33 @@ def test_qwixx_log_lines_say_the_number_the_lock_the_penalty_and_the_end():
     after = GAME.apply(state, 0, PASS_COLOUR)
     assert str(GAME.describe_outcome(state, after, 0, PASS_COLOUR)) == "passed — took penalty 1 of 4"
     assert str(GAME.describe_action(state, 0, roll(3, 4))).startswith("rolled white die 1 = 3, white die 2 = 4, red = 1")
+
+
+@pytest.mark.parametrize(
+    "action",
+    [{"type": "white"}, {"type": "white", "row": 1}, {"type": "white", "row": ["red"]}],
+)
+def test_qwixx_a_crossing_names_its_row_or_null_and_nothing_else_is_understood(action):
+    state = play(new_game(), (0, roll(3, 4)))
+    with pytest.raises(RuleError) as caught:  # MalformedAction: 400, not a pass
+        GAME.apply(state, 1, action)
+    assert caught.value.status == 400
+
+
+@pytest.mark.parametrize("die", [True, "1", 1.0, None])
+def test_qwixx_the_white_die_of_a_colour_sum_is_the_number_1_or_2(die):
+    state = everyone(play(new_game(), (0, roll(3, 4))), None, None, None)
+    with pytest.raises(RuleError) as caught:
+        GAME.apply(state, 0, {"type": "colour", "row": "red", "white": die})
+    assert caught.value.status == 400
+    refused(state, 0, colour("red", 3), "white_die")
+
+
+def test_qwixx_every_refusal_is_a_sentence_that_starts_with_a_capital():
+    state = given(play(new_game(), (0, roll(3, 4))), 1, red=[8])
+    for sentence in (
+        refused(state, 1, white("red"), "left_of_a_cross"),
+        refused(given(play(new_game(), (0, roll(6, 6))), 1, red=[2]), 1, white("red"), "lock_needs_five"),
+        refused(state, 0, colour("red", 1), "white_first"),
+    ):
+        assert sentence[0].isupper() and sentence.endswith(".")

@@ -3,10 +3,8 @@ scores and ranking; seed 002's examples A and B."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import itertools
-import re
 
 import pytest
 
@@ -20,6 +18,7 @@ from companion.games.barbecue import (
     SPOT_VALUES,
 )
 from companion.games.errors import RuleError
+from refusals import refusals_of
 
 GAME = GAMES["heckmeck-barbecue"]
 W = "worm"
@@ -83,17 +82,7 @@ def failing(state, seat):
     return GAME.apply(state, seat, BUST)
 
 
-def refused(state, seat, action, code, status=422):
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleError) as caught:
-        GAME.apply(state, seat, action)
-    assert (caught.value.code, caught.value.status) == (code, status)
-    assert state == before
-    return str(caught.value)
-
-
-def plates_on_grill(state, seat):
-    return sum(entry["plates"].count(seat) for entry in state["spots"])
+refused = refusals_of(GAME)
 
 
 def said(state):
@@ -551,81 +540,3 @@ def test_rule_3_tiebreak_players_without_a_plate_on_the_grill_share_the_place():
 
 def test_rule_3_no_ranking_before_the_end():
     assert GAME.ranking(arrange()) is None
-
-
-# --- through the JSON API and the start form ---------------------------------------------
-def test_rule_3_api_state_shows_spots_plates_snails_and_the_steal(client):
-    created = client.post(
-        "/api/tables", json={"game": "heckmeck-barbecue", "players": ["Ana", "Bruno"], "options": {"spot_worms": {"31": 5}}}
-    )
-    assert created.status_code == 201
-    body = created.get_json()
-    assert body["table"]["options"]["spot_worms"]["31"] == 5
-    table_id, host = body["id"], {"Authorization": f"Bearer {body['host_token']}"}
-    for _ in range(2):  # Ana places on 31, then Bruno steals it
-        for face, count in [(W, 5), (6, 1)]:
-            client.post(f"/api/tables/{table_id}/actions", json={"type": "set_aside", "face": face, "count": count}, headers=host)
-        view = client.post(f"/api/tables/{table_id}/actions", json={"type": "stop"}, headers=host).get_json()
-    state = view["state"]
-    assert state["spots"][31 - 23] == {"value": 31, "worms": 5, "plates": [1], "snail": False}
-    assert (state["worms"], state["snails"], state["plates_left"], state["snail_supply"]) == ([0, 5], [0, 0], [10, 9], 12)
-    assert {key: state["last_turn"][key] for key in ("seat", "total", "outcome", "spot", "from_seat", "snail_to")} == {
-        "seat": 1, "total": 31, "outcome": "stole", "spot": 31, "from_seat": 0, "snail_to": None,
-    }
-    assert state["last_turn"]["text"] == "Bruno stole 5 worms from Ana on 31; Ana's plate went back."
-    assert [player["score"] for player in view["players"]] == [0, 5]
-
-
-@pytest.mark.parametrize(
-    "spot_worms, status",
-    [({"30": 0}, 422), ({"30": 10}, 422), ({"22": 1}, 422), ({"37": 1}, 422), ({"30": "3"}, 400), ([3], 400)],
-)
-def test_rule_3_api_refuses_spot_worms_out_of_range_or_of_the_wrong_type(client, spot_worms, status):
-    response = client.post(
-        "/api/tables", json={"game": "heckmeck-barbecue", "players": ["Ana", "Bruno"], "options": {"spot_worms": spot_worms}}
-    )
-    assert response.status_code == status
-    assert response.get_json()["error"]
-    assert "No tables yet." in client.get("/").get_data(as_text=True)  # nothing was made
-
-
-def start_form(client, **spot_worms):
-    page = client.get("/").get_data(as_text=True)
-    form = {
-        "csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page).group(1),
-        "game": "heckmeck-barbecue",
-        "player": ["Ana", "Bruno"],
-    }
-    form |= {f"heckmeck-barbecue.spot_worms.{spot}": worms for spot, worms in spot_worms.items()}
-    return client.post("/tables", data=form)
-
-
-def test_rule_3_start_form_shows_the_spot_worms_table_with_a_note_about_the_defaults(client):
-    page = client.get("/").get_data(as_text=True)
-    for value in SPOT_VALUES:
-        assert f'name="heckmeck-barbecue.spot_worms.{value}"' in page
-    assert "the defaults are the companion&#39;s assumption" in page
-
-
-def test_rule_3_start_form_spot_worms_become_the_option(client):
-    response = start_form(client, **{"31": "5", "23": "9"})
-    assert response.status_code == 303
-    table_id = response.headers["Location"].split("/")[2]
-    options = client.get(f"/api/tables/{table_id}").get_json()["options"]
-    assert options["spot_worms"] | {"31": None, "23": None} == DEFAULT_SPOT_WORMS | {"31": None, "23": None}
-    assert (options["spot_worms"]["31"], options["spot_worms"]["23"]) == (5, 9)
-
-
-@pytest.mark.parametrize(
-    "fields, status, sentence",
-    [
-        ({"31": "12"}, 422, "Spot 31 cannot show 12 worms: a spot shows 1 to 9 worms."),
-        ({"40": "3"}, 422, "There is no grill spot 40: the spots are 23 to 36."),
-        ({"31": "many"}, 400, "The worms of spot 31 must be a whole number."),
-    ],
-)
-def test_rule_3_start_form_refuses_bad_spot_worms_with_a_sentence(client, fields, status, sentence):
-    response = start_form(client, **fields)
-    assert response.status_code == status
-    assert sentence in response.get_data(as_text=True)
-    assert "No tables yet." in client.get("/").get_data(as_text=True)  # nothing was made

@@ -4,17 +4,13 @@ score and ranking. Engine tests (pure), plus the few rules that live in the shel
 
 from __future__ import annotations
 
-import copy
-import html
-import json
 import random
-import re
 
 import pytest
 
 from companion.games import GAMES
-from companion.games.errors import RuleError
 from companion.games.lobo import COLORS, LEAVING_BONUSES, MAX_SHEEP
+from refusals import refusals_of
 
 GAME = GAMES["lobo"]
 DEALT = ["blue", "red", "yellow"]
@@ -36,15 +32,7 @@ def play(state, *moves):
     return state
 
 
-def refused(state, seat, action, code, status=422):
-    """The action is refused with `code`/`status`, and the state given is left as it was."""
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleError) as caught:
-        GAME.apply(state, seat, action)
-    assert (caught.value.code, caught.value.status) == (code, status)
-    assert state == before
-    return str(caught.value)
-
+refused = refusals_of(GAME)
 
 def meadow(sheep, fenced=True, wolf=False):
     return {"sheep": sheep, "fenced": fenced, "wolf": wolf}
@@ -73,15 +61,6 @@ def finish(state, *entries_per_seat):
     return state
 
 
-# --- players and colours ----------------------------------------------------------------
-def test_rule_4_players_2_to_4(client):
-    assert (GAME.min_players, GAME.max_players) == (2, 4)
-    for names, accepted in ((["Ana"], False), (["Ana", "Bruno"], True), (["A", "B", "C", "D"], True), (list("ABCDE"), False)):
-        response = client.post("/api/tables", json={"game": "lobo", "players": names})
-        assert response.status_code == (201 if accepted else 422), names
-    assert response.get_json()["error"] == "Lobo is played by 2 to 4 players, not 5."
-
-
 def test_rule_4_the_four_flock_colours():
     assert COLORS == ("red", "blue", "yellow", "black")
 
@@ -93,17 +72,6 @@ def test_rule_4_dealt_colours_are_distinct_and_drawn_from_the_four():
         assert sorted(deal) == sorted(COLORS)
         deal = GAME.deal(["A", "B"], options, random.Random(seed))
         assert len(set(deal)) == 2 and set(deal) <= set(COLORS)
-
-
-def test_rule_4_deal_colors_is_on_by_default_and_the_deal_stays_out_of_the_options(client):
-    created = client.post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]}).get_json()
-    assert created["table"]["options"] == {"deal_colors": True}
-    own = [
-        client.get(f"/api/tables/{created['id']}", headers={"Authorization": f"Bearer {seat['token']}"}).get_json()
-        for seat in created["seats"]
-    ]
-    colors = [own[seat]["state"]["seats"][seat]["color"] for seat in range(2)]
-    assert len(set(colors)) == 2 and set(colors) <= set(COLORS)
 
 
 def test_rule_4_secret_colour_each_player_sees_only_their_own():
@@ -248,15 +216,6 @@ def test_rule_4_end_when_every_player_has_left():
 def test_rule_4_end_twice_is_refused():
     state = play(dealt_game(), (0, END))
     assert refused(state, 1, END, "already_ended") == "The game has already ended: enter your meadows."
-
-
-def test_rule_4_the_host_says_all_tiles_are_placed(client):
-    created = client.post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]}).get_json()
-    host = {"Authorization": f"Bearer {created['host_token']}"}
-    response = client.post(f"/api/tables/{created['id']}/actions", json=END, headers=host)
-    assert response.status_code == 200
-    assert response.get_json()["state"]["ended"] is True
-    assert response.get_json()["current_seat"] is None
 
 
 # --- the final count --------------------------------------------------------------------
@@ -464,190 +423,3 @@ def test_rule_4_setup_needs_the_dealt_colours_when_dealing():
         GAME.setup(["Ana", "Bruno"], GAME.effective_options({}), None)
     with pytest.raises(ValueError):
         GAME.setup(["Ana", "Bruno"], GAME.effective_options({}), ["red", "red"])
-
-
-# --- refusals through the phones and the API -------------------------------------------
-def lobo_table(client, players=("Ana", "Bruno", "Caio"), **options) -> dict:
-    created = client.post("/api/tables", json={"game": "lobo", "players": list(players), "options": options}).get_json()
-    created["bearer"] = [{"Authorization": f"Bearer {seat['token']}"} for seat in created["seats"]]
-    created["host"] = {"Authorization": f"Bearer {created['host_token']}"}
-    return created
-
-
-def post(client, table, headers, action):
-    return client.post(f"/api/tables/{table['id']}/actions", json=action, headers=headers)
-
-
-def version(client, table) -> int:
-    return client.get(f"/api/tables/{table['id']}").get_json()["version"]
-
-
-def phone_of(app, table, seat):
-    phone = app.test_client()
-    assert phone.get("/j/" + table["seats"][seat]["token"]).status_code == 303  # the join link sets the cookie
-    return phone
-
-
-def tap(phone, table, action, **fields):
-    page = phone.get(f"/t/{table['id']}").text
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    expected = re.search(r'name="expected_version" value="(\d+)"', page).group(1)
-    data = {"csrf_token": csrf, "action": json.dumps(action), "expected_version": expected, **fields}
-    return phone.post(f"/t/{table['id']}/act", data=data, headers={"HX-Request": "true"})
-
-
-def alert(page: str) -> str | None:
-    found = re.search(r'role="alert">([^<]+)<', page)
-    return html.unescape(found.group(1).strip()) if found else None
-
-
-@pytest.mark.parametrize(
-    "typed, status, sentence",
-    [
-        ("-3", 422, "Meadow 1: a meadow cannot have fewer than 0 sheep."),
-        ("150", 422, "Meadow 1: 150 sheep is more than a meadow can hold; enter at most 100."),
-        ("lots", 400, "Meadow 1: the number of sheep must be a whole number from 0 to 100."),
-    ],
-)
-def test_rule_4_bad_sheep_counts_typed_on_a_phone_are_refused_with_a_sentence(app, client, typed, status, sentence):
-    table = lobo_table(client)
-    post(client, table, table["host"], END)
-    ana = phone_of(app, table, 0)
-    response = tap(ana, table, {"type": "meadows"}, **{"action.meadows.0.sheep": typed, "action.meadows.0.wolf": "false", "action.meadows.0.fenced": "true"})
-    assert response.status_code == status
-    assert alert(response.text) == sentence
-    assert response.text.index('role="alert"') > response.text.index('id="controls"')
-    assert version(client, table) == 1
-
-
-def test_rule_4_meadows_typed_on_a_phone_show_which_counts_and_why_the_others_do_not(app, client):
-    table = lobo_table(client)
-    post(client, table, table["host"], END)
-    ana = phone_of(app, table, 0)
-    fields = {
-        "action.meadows.0.sheep": "6", "action.meadows.0.wolf": "false", "action.meadows.0.fenced": "true",
-        "action.meadows.1.sheep": "11", "action.meadows.1.wolf": "false", "action.meadows.1.fenced": "false",
-        "action.meadows.2.sheep": "13", "action.meadows.2.fenced": "true", "action.meadows.2.wolf": "true",
-        "action.meadows.3.sheep": "4", "action.meadows.3.wolf": "false", "action.meadows.3.fenced": "true",
-        "action.meadows.4.sheep": "", "action.meadows.4.wolf": "false", "action.meadows.4.fenced": "false",  # an unused row
-    }
-    page = tap(ana, table, {"type": "meadows"}, **fields).text
-    state = client.get(f"/api/tables/{table['id']}").get_json()["state"]
-    assert [(m["sheep"], m["fenced"], m["wolf"]) for m in state["seats"][0]["meadows"]] == [
-        (6, True, False), (11, False, False), (13, True, True), (4, True, False),
-    ]
-    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-    assert "6 sheep — counts: the largest valid meadow." in text
-    assert "11 sheep — does not count: it is not completely fenced." in text
-    assert "13 sheep — does not count: it borders a forest with an uncovered wolf." in text
-    assert "4 sheep — valid, but does not count: only the largest valid meadow counts, never a sum." in text
-    assert "Correct the meadows" in page and 'value="13"' in page  # the entry can be corrected
-
-
-def test_rule_4_leaving_twice_on_a_phone_is_refused_with_a_sentence(app, client):
-    table = lobo_table(client)
-    bruno = phone_of(app, table, 1)
-    assert tap(bruno, table, ABANDON).status_code == 200
-    assert "I leave the game" not in bruno.get(f"/t/{table['id']}").text  # the button is gone
-    response = post(client, table, table["bearer"][1], ABANDON)
-    assert response.status_code == 422
-    assert response.get_json() == {"code": "already_left", "error": "You already left the game (number 1 to leave, bonus 6)."}
-    assert version(client, table) == 1
-
-
-def test_rule_4_no_turns_a_tap_is_not_refused_because_someone_else_acted(app, client):
-    table = lobo_table(client)
-    bruno = phone_of(app, table, 1)
-    page = bruno.get(f"/t/{table['id']}").text
-    assert post(client, table, table["bearer"][0], REVEAL).status_code == 200  # Ana reveals meanwhile
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    data = {"csrf_token": csrf, "action": json.dumps(ABANDON), "expected_version": "0"}
-    response = bruno.post(f"/t/{table['id']}/act", data=data, headers={"HX-Request": "true"})
-    assert (response.status_code, alert(response.text)) == (200, None)
-    assert client.get(f"/api/tables/{table['id']}").get_json()["state"]["seats"][1]["left"] == 1
-
-
-def test_rule_4_a_leaving_tap_is_refused_when_the_bonus_it_showed_has_changed(app, client):
-    table = lobo_table(client)
-    bruno = phone_of(app, table, 1)
-    page = bruno.get(f"/t/{table['id']}").text
-    assert "I leave the game (bonus 6)" in page
-    assert post(client, table, table["bearer"][0], ABANDON).status_code == 200  # Ana leaves first
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    data = {"csrf_token": csrf, "action": json.dumps(ABANDON), "expected_version": "0"}
-    response = bruno.post(f"/t/{table['id']}/act", data=data, headers={"HX-Request": "true"})
-    assert response.status_code == 409
-    assert alert(response.text).startswith("The table has moved on since your page was loaded")
-    assert "I leave the game (bonus 3)" in response.text
-    assert version(client, table) == 1
-
-
-def test_rule_4_an_undo_since_the_page_was_shown_makes_every_tap_stale(app, client):
-    table = lobo_table(client)
-    bruno = phone_of(app, table, 1)
-    page = bruno.get(f"/t/{table['id']}").text
-    assert post(client, table, table["bearer"][0], ABANDON).status_code == 200
-    assert client.post(f"/api/tables/{table['id']}/undo", headers=table["host"]).status_code == 200
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    data = {"csrf_token": csrf, "action": json.dumps({"type": "end"}), "expected_version": "0"}
-    response = bruno.post(f"/t/{table['id']}/act", data=data, headers={"HX-Request": "true"})
-    assert response.status_code == 409 and version(client, table) == 2
-
-
-def test_rule_4_colours_are_distinct_a_clash_is_shown_only_on_the_phone_that_holds_it(app, client):
-    table = lobo_table(client, deal_colors=False)
-    ana, bruno, caio = (phone_of(app, table, seat) for seat in range(3))
-    assert post(client, table, table["bearer"][0], CHOOSE("black")).status_code == 200
-    assert post(client, table, table["bearer"][1], CHOOSE("black")).status_code == 200
-    assert post(client, table, table["bearer"][0], REVEAL).status_code == 200
-    page = bruno.get(f"/t/{table['id']}").text
-    assert "Ana revealed the colour recorded here" in page
-    assert "Reveal my colour" not in page and "Which shepherd tile did you draw?" in page
-    for other in (ana, caio, client):
-        assert "lobo-clash" not in other.get(f"/t/{table['id']}").text
-    # left as it is until the end, the clash is told to everyone with the colours
-    assert post(client, table, table["host"], END).status_code == 200
-    for seat in range(3):
-        assert post(client, table, table["bearer"][seat], meadows()).status_code == 200
-    page = html.unescape(caio.get(f"/t/{table['id']}").text)
-    assert "Ana, Bruno recorded the same colour: one shepherd tile was entered wrong." in page
-    results = caio.get(f"/t/{table['id']}/results").text
-    assert results.count("black flock: No valid meadow") == 2
-
-
-def test_rule_4_entering_meadows_for_someone_else_is_403_the_host_may_naming_the_seat(client):
-    table = lobo_table(client)
-    post(client, table, table["host"], END)
-    entry = {"type": "meadows", "meadows": [meadow(5)]}
-    response = post(client, table, table["bearer"][0], {**entry, "seat": 1})
-    assert response.status_code == 403 and response.get_json()["code"] == "not_your_seat"
-    response = post(client, table, table["host"], entry)
-    assert response.status_code == 422
-    assert response.get_json() == {"code": "seat_required", "error": 'Say which seat you are entering for (the "seat" field).'}
-    assert version(client, table) == 1
-    response = post(client, table, table["host"], {**entry, "seat": 1})
-    assert response.status_code == 200
-    assert response.get_json()["state"]["seats"][1]["meadow"] == 5
-    log = client.get(f"/api/tables/{table['id']}/log").get_json()["events"]
-    assert (log[-1]["seat"], log[-1]["by_host"]) == (1, True)
-
-
-def test_rule_4_meadows_before_the_end_through_the_api_change_nothing(client):
-    table = lobo_table(client)
-    response = post(client, table, table["bearer"][0], {"type": "meadows", "meadows": [meadow(5)]})
-    assert response.status_code == 422 and response.get_json()["code"] == "not_ended"
-    assert version(client, table) == 0
-
-
-def test_rule_4_the_host_phone_enters_for_any_seat_and_stays_on_it(client):
-    form_page = client.get("/").text
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', form_page).group(1)
-    response = client.post("/tables", data={"csrf_token": csrf, "game": "lobo", "player": ["Ana", "Bruno"], "lobo.deal_colors": "on"})
-    table = {"id": response.headers["Location"].split("/")[2]}
-    page = client.get(f"/t/{table['id']}").text
-    assert "Enter for:" in page and "Entering for Ana" in page
-    response = tap(client, table, ABANDON, seat="1")
-    assert response.status_code == 200
-    assert "Entering for Bruno" in response.text  # still on Bruno after entering for him
-    seats = client.get(f"/api/tables/{table['id']}").get_json()["state"]["seats"]
-    assert [seat["left"] for seat in seats] == [None, 1]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 
 import pytest
 
 from companion.games import GAMES
 from companion.games.errors import RuleError
 from companion.games.pickomino import TILE_WORMS
+from refusals import refusals_of
 
 GAME = GAMES["pickomino"]
 W = "worm"
@@ -50,14 +50,7 @@ def failing(state, seat):
     return scoring(state, seat, (1, 1), end=BUST)
 
 
-def refused(state, seat, action, code, status=422):
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleError) as caught:
-        GAME.apply(state, seat, action)
-    assert (caught.value.code, caught.value.status) == (code, status)
-    assert state == before
-    return str(caught.value)
-
+refused = refusals_of(GAME)
 
 def face_up(state):
     return [tile["value"] for tile in state["grill"] if tile["face_up"]]

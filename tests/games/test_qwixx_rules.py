@@ -11,6 +11,7 @@ import pytest
 
 from companion.games.errors import RuleError
 from companion.games.qwixx import DICE, ROW_NUMBERS, ROWS, Qwixx, colour_choices, row_score, white_choices
+from refusals import refusals_of
 
 GAME = Qwixx()
 NAMES = ["Ana", "Bruno", "Caio"]
@@ -52,14 +53,7 @@ def given(state, seat, **rows):
     return state
 
 
-def refused(state, seat, action, code, status=422):
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleError) as caught:
-        GAME.apply(state, seat, action)
-    assert (caught.value.code, caught.value.status) == (code, status), str(caught.value)
-    assert state == before
-    return str(caught.value)
-
+refused = refusals_of(GAME)
 
 def test_qwixx_players_2_to_5_and_the_same_sheet_for_everyone():
     assert (GAME.min_players, GAME.max_players) == (2, 5)

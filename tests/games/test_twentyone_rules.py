@@ -4,15 +4,13 @@ through the JSON API and the pages."""
 
 from __future__ import annotations
 
-import copy
 import random
-import re
 
 import pytest
 
 from companion.games import GAMES
-from companion.games.errors import RuleError
 from companion.games.twentyone import COLORS, FIELD_NUMBERS, HIT_BONUS, ROWS, SHEET_LAYOUTS, row_points
+from refusals import refusals_of
 
 GAME = GAMES["twenty-one"]
 # A sheet whose every row reads white 6, black 5, red 4, blue 3, yellow 2, green 1.
@@ -56,17 +54,7 @@ def play(state, *moves):
     return state
 
 
-def refused(state, seat, action, code, status=422):
-    """The action is refused with `code`/`status`, and the state given is left as it was."""
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleError) as caught:
-        GAME.apply(state, seat, action)
-    assert (caught.value.code, caught.value.status) == (code, status), str(caught.value)
-    assert state == before
-    sentence = str(caught.value)
-    assert sentence.strip() and sentence[0].isupper() and sentence.endswith("."), sentence
-    return sentence
-
+refused = refusals_of(GAME)
 
 def field(state, seat, row, color):
     return next(f for f in state["sheets"][seat]["rows"][row]["fields"] if f["color"] == color)
@@ -74,16 +62,6 @@ def field(state, seat, row, color):
 
 def everyone_crosses(state, *seats):
     return play(state, *[(seat, CROSS) for seat in seats])
-
-
-# --- players and sheets -------------------------------------------------------------------
-@pytest.mark.parametrize("count, status", [(1, 422), (2, 201), (6, 201), (7, 422)])
-def test_rule_5_two_to_six_players(client, count, status):
-    names = [f"P{index}" for index in range(count)]
-    response = client.post("/api/tables", json={"game": "twenty-one", "players": names, "options": {}})
-    assert response.status_code == status, response.get_json()
-    if status == 422:
-        assert response.get_json()["code"] == "player_count"
 
 
 def test_rule_5_every_player_gets_a_different_sheet_dealt_or_chosen():
@@ -96,16 +74,6 @@ def test_rule_5_every_player_gets_a_different_sheet_dealt_or_chosen():
     state = GAME.setup(names[:3], GAME.effective_options({}), ["F", "A", "C"])
     assert [sheet["letter"] for sheet in state["sheets"]] == ["F", "A", "C"]
     assert state["sheets"][0]["rows"][2]["fields"][0]["color"] == SHEET_LAYOUTS["F"][2][0]
-
-
-@pytest.mark.parametrize(
-    "sheets, code",
-    [(["A", "A"], "duplicate_sheet"), (["A", "G"], "unknown_sheet"), (["a", "B"], "unknown_sheet"), (["A", "B", "C"], "option_per_seat")],
-)
-def test_rule_5_sheets_refused_when_not_different_letters_a_to_f(client, sheets, code):
-    response = client.post("/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"], "options": {"sheets": sheets}})
-    assert response.status_code == 422
-    assert response.get_json()["code"] == code
 
 
 def test_rule_5_a_sheet_has_five_rows_numbered_6_to_1_with_each_colour_once():
@@ -450,143 +418,6 @@ def test_rule_5_the_game_log_says_what_was_done():
     assert str(GAME.describe_action(state, 1, CROSS)) == "crossed out a field."
 
 
-# --- who may write on which sheet (the shell) -------------------------------------------------
-def create(client, players=("Ana", "Bruno", "Caio"), options=None):
-    response = client.post(
-        "/api/tables", json={"game": "twenty-one", "players": list(players), "options": options or {"sheets": ["A", "B", "C"]}}
-    )
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def post(client, table, token, action):
-    return client.post(f"/api/tables/{table['id']}/actions", json=action, headers={"Authorization": f"Bearer {token}"})
-
-
-def test_rule_5_writing_on_someone_elses_sheet_is_refused_403_and_the_host_may_write_for_anyone(client):
-    table = create(client)
-    ana, bruno, host = table["seats"][0]["token"], table["seats"][1]["token"], table["host_token"]
-    assert post(client, table, ana, roll(ONES)).status_code == 200
-    before = client.get(f"/api/tables/{table['id']}").get_json()
-    response = post(client, table, ana, {**enter("green"), "seat": 1})
-    assert response.status_code == 403 and response.get_json()["code"] == "not_your_seat"
-    response = post(client, table, bruno, roll(ONES))
-    assert response.status_code == 403
-    assert client.get(f"/api/tables/{table['id']}").get_json() == before
-    # the host writes for Caio, who has no phone
-    state = post(client, table, host, {**CROSS, "seat": 2}).get_json()
-    assert state["state"]["waiting_for"] == [0, 1]
-    assert state["state"]["sheets"][2]["rows"][0]["fields"][0]["crossed"] is True
-
-
-def test_rule_5_the_host_without_a_seat_acts_for_the_roller_first(client):
-    table = create(client)
-    host = table["host_token"]
-    state = post(client, table, host, roll(ONES)).get_json()
-    assert state["current_seat"] == 0 and state["state"]["roll"] == ONES
-    state = post(client, table, host, reroll(ONES)).get_json()  # Ana's re-roll
-    assert state["state"]["rerolled"] is True
-    state = post(client, table, host, CROSS).get_json()  # Ana's cross
-    assert state["state"]["waiting_for"] == [1, 2]
-    state = post(client, table, host, CROSS).get_json()  # then the first seat still writing
-    assert state["state"]["waiting_for"] == [2]
-
-
-def test_rule_5_api_state_shape(client):
-    table = create(client)
-    state = post(client, table, table["seats"][0]["token"], roll(dice(3, 1, 6, 2, 5, 4))).get_json()
-    assert state["game"] == "twenty-one" and state["current_seat"] == 0 and state["status"] == "playing"
-    body = state["state"]
-    assert body["roll"] == dice(3, 1, 6, 2, 5, 4) and body["rerolled"] is False and body["waiting_for"] == [0, 1, 2]
-    sheet = body["sheets"][1]
-    assert {"seat", "letter", "row", "total", "rows"} <= set(sheet) and sheet["seat"] == 1 and sheet["letter"] == "B"
-    assert {"score", "hits", "fields"} <= set(sheet["rows"][0])
-    assert set(sheet["rows"][0]["fields"][0]) >= {"color", "value", "entry", "crossed", "hit"}
-    assert state["players"] == [{"seat": seat, "name": name, "score": 0} for seat, name in enumerate(["Ana", "Bruno", "Caio"])]
-
-
-# --- the phones' forms ------------------------------------------------------------------------
-def phone(app, join_url):
-    client = app.test_client()
-    assert client.get("/j/" + join_url.rsplit("/j/", 1)[1]).status_code == 303
-    return client
-
-
-def csrf(page: str) -> str:
-    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-
-
-def tap(client, table, fields):
-    page = client.get(f"/t/{table['id']}").text
-    return client.post(f"/t/{table['id']}/act", data={"csrf_token": csrf(page), **fields}, headers={"HX-Request": "true"})
-
-
-def test_rule_5_phones_roll_by_tapping_a_face_per_die_and_write_by_ticking_dice(app, client):
-    table = create(client)
-    ana, bruno = phone(app, table["seats"][0]["join_url"]), phone(app, table["seats"][1]["join_url"])
-    page = ana.get(f"/t/{table['id']}").text
-    assert "Enter the roll" in page and 'name="action.dice.white"' in page
-    faces = {f"action.dice.{color}": str(value) for color, value in dice(3, 1, 6, 2, 5, 4).items()}
-    response = tap(ana, table, {"action": '{"type": "roll"}', **faces})
-    assert response.status_code == 200
-    assert "Waiting for: Ana, Bruno, Caio" in response.text
-    # Bruno's sheet B, row 1: red 6, blue 5, white 4, yellow 3, green 2, black 1
-    page = bruno.get(f"/t/{table['id']}").text
-    assert 'value="red"' in page and "→ field 6" in page  # the red 6 fits the field 6: a hit
-    assert 'id="tw-pick-yellow"' not in page  # the yellow 5 is higher than its 3
-    response = tap(bruno, table, {"action": '{"type": "cross", "row": 0}', "action.colors[]": ["red"]})
-    assert response.status_code == 422 and "not both" in response.text
-    response = tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["red", "white"]})
-    assert response.status_code == 200 and "Waiting for: Ana, Caio" in response.text
-    assert "Your row" not in response.text  # Bruno has written: no more controls this round
-    sheet = client.get(f"/api/tables/{table['id']}").get_json()["state"]["sheets"][1]
-    assert [(f["color"], f["entry"], f["hit"]) for f in sheet["rows"][0]["fields"][:3]] == [
-        ("red", 6, True), ("blue", None, False), ("white", 3, False),
-    ]
-    response = tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["blue"]})
-    assert response.status_code == 422 and "already written" in response.text
-
-
-def test_rule_5_phones_a_reroll_keeps_the_1s_fixed(app, client):
-    table = create(client)
-    ana = phone(app, table["seats"][0]["join_url"])
-    faces = {f"action.dice.{color}": str(value) for color, value in dice(6, 4, 3, 3, 1, 1).items()}
-    page = tap(ana, table, {"action": '{"type": "roll"}', **faces}).text
-    assert "Re-roll (once; the 1s stay)" in page
-    assert page.count("1 stays") == 2
-    assert '<input type="hidden" name="action.dice.yellow" value="1">' in page
-    response = tap(ana, table, {"action": '{"type": "reroll"}', "action.dice.yellow": "1", "action.dice.green": "1", **{f"action.dice.{c}": "2" for c in COLORS[:4]}})
-    assert response.status_code == 200 and "re-rolled" in response.text and "Re-roll (once" not in response.text
-
-
-def test_rule_5_phones_crossing_names_the_leftmost_field_and_the_reroll_goes_once_someone_wrote(app, client):
-    table = create(client)
-    ana, bruno = phone(app, table["seats"][0]["join_url"]), phone(app, table["seats"][1]["join_url"])
-    faces = {f"action.dice.{color}": str(value) for color, value in dice(6, 6, 6, 6, 6, 6).items()}
-    assert "Re-roll (once" in tap(ana, table, {"action": '{"type": "roll"}', **faces}).text
-    # Bruno's sheet B, row 1 starts with the red 6: nothing fits but a 6 there
-    assert "Cross out the red 6 instead" in bruno.get(f"/t/{table['id']}").text
-    assert tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["red"]}).status_code == 200
-    page = ana.get(f"/t/{table['id']}").text
-    assert "Your row 1" in page and "Re-roll (once" not in page  # Bruno has written this roll down
-
-
 def test_rule_5_row_points_are_entries_plus_the_hit_bonus():
     row = {"hits": 3, "fields": [{"entry": 5}, {"entry": None}, {"entry": 4}, {"entry": 2}, {"entry": 2}, {"entry": 1}]}
     assert row_points(row) == 20
-
-
-def test_rule_5_the_ranking_page_shows_each_players_row_scores_and_total_and_shared_places(client):
-    table = create(client, players=("Ana", "Bruno"), options={"sheets": ["A", "B"], "sheet_layouts": [PLAIN, PLAIN]})
-    host = table["host_token"]
-    for round_ in range(5):
-        post(client, table, host, {**roll(EXACT), "seat": round_ % 2})
-        for seat in (0, 1):
-            assert post(client, table, host, {**enter(*COLORS), "seat": seat}).status_code == 200
-    state = client.get(f"/api/tables/{table['id']}").get_json()
-    assert state["status"] == "finished" and state["current_seat"] is None
-    assert [(entry["name"], entry["score"], entry["place"]) for entry in state["ranking"]] == [("Ana", 210, 1), ("Bruno", 210, 1)]
-    assert state["ranking"][0]["rows"] == [42] * 5
-    page = client.get(f"/t/{table['id']}").text
-    assert page.count("42 + 42 + 42 + 42 + 42") == 2
-    assert "Ana and Bruno tied on 210 points: the rules have no tie-break, they share the place." in page

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 
 import pytest
 
 from companion.games import GAMES, wormdice
 from companion.games.errors import RuleError
+from refusals import refusals_of
 
 GAME = GAMES["pickomino"]
 W = "worm"
@@ -23,15 +23,7 @@ def play(state, seat, *actions):
     return state
 
 
-def refused(state, seat, action, code, status=422):
-    """The action is refused with `code`/`status`, and the state given is left as it was."""
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleError) as caught:
-        GAME.apply(state, seat, action)
-    assert (caught.value.code, caught.value.status) == (code, status)
-    assert state == before
-    return str(caught.value)
-
+refused = refusals_of(GAME)
 
 def roll(*dice):
     return {"type": "roll", "dice": list(dice)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from api_client import Api, Table
+from .api_client import Api, Table
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from api_client import FULL_ROLL, assert_error
+from .api_client import FULL_ROLL, assert_error
 
 ANA, BRUNO, CAIO = 0, 1, 2
 HOST = "host"

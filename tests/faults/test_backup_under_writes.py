@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import requests
-from workload import Writers
+from .workload import Writers
 
 TABLES = 8
 COPIES = 3

@@ -14,7 +14,7 @@ import sqlite3
 from contextlib import closing
 
 import requests
-from workload import Writers
+from .workload import Writers
 
 TABLES = 12
 ACKNOWLEDGED_BEFORE_KILL = 400  # enough writes that the kill falls in the middle of many

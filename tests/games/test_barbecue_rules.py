@@ -18,7 +18,7 @@ from companion.games.barbecue import (
     SPOT_VALUES,
 )
 from companion.games.errors import RuleError
-from refusals import refusals_of
+from .refusals import refusals_of
 
 GAME = GAMES["heckmeck-barbecue"]
 W = "worm"

@@ -10,7 +10,7 @@ import pytest
 
 from companion.games import GAMES
 from companion.games.lobo import COLORS, LEAVING_BONUSES, MAX_SHEEP
-from refusals import refusals_of
+from .refusals import refusals_of
 
 GAME = GAMES["lobo"]
 DEALT = ["blue", "red", "yellow"]

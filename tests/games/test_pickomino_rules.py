@@ -8,7 +8,7 @@ import pytest
 from companion.games import GAMES
 from companion.games.errors import RuleError
 from companion.games.pickomino import TILE_WORMS
-from refusals import refusals_of
+from .refusals import refusals_of
 
 GAME = GAMES["pickomino"]
 W = "worm"

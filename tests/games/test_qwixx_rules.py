@@ -11,7 +11,7 @@ import pytest
 
 from companion.games.errors import RuleError
 from companion.games.qwixx import DICE, ROW_NUMBERS, ROWS, Qwixx, colour_choices, row_score, white_choices
-from refusals import refusals_of
+from .refusals import refusals_of
 
 GAME = Qwixx()
 NAMES = ["Ana", "Bruno", "Caio"]

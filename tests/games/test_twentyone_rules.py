@@ -10,7 +10,7 @@ import pytest
 
 from companion.games import GAMES
 from companion.games.twentyone import COLORS, FIELD_NUMBERS, HIT_BONUS, ROWS, SHEET_LAYOUTS, row_points
-from refusals import refusals_of
+from .refusals import refusals_of
 
 GAME = GAMES["twenty-one"]
 # A sheet whose every row reads white 6, black 5, red 4, blue 3, yellow 2, green 1.

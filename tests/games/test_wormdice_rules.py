@@ -7,7 +7,7 @@ import pytest
 
 from companion.games import GAMES, wormdice
 from companion.games.errors import RuleError
-from refusals import refusals_of
+from .refusals import refusals_of
 
 GAME = GAMES["pickomino"]
 W = "worm"

@@ -27,8 +27,17 @@ class Table:
     seats: list[str]
 
 
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+def bearer(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+def assert_error(response, status: int, code: str) -> None:
+    """docs/api.md: {"error": <sentence>, "code": <snake_case>} with the given status."""
+    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert body["code"] == code, body
+    assert isinstance(body["error"], str) and body["error"].strip(), body
 
 
 def create(client, game: str = "pickomino", players=("Ana", "Bruno", "Caio"), options=None) -> Table:

@@ -7,6 +7,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from played import bearer
+
 FULL_ROLL = [1, 2, 3, 4, 5, "worm", "worm", "worm"]
 
 
@@ -21,19 +23,6 @@ class Table:
 
     def seat(self, seat: int) -> str:
         return self.tokens[seat]
-
-
-def bearer(token: str | None) -> dict[str, str]:
-    return {} if token is None else {"Authorization": f"Bearer {token}"}
-
-
-def assert_error(response, status: int, code: str) -> None:
-    """docs/api.md: {"error": <sentence>, "code": <snake_case>} with the given status."""
-    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
-    assert response.mimetype == "application/json"
-    body = response.get_json()
-    assert body["code"] == code, body
-    assert isinstance(body["error"], str) and body["error"].strip(), body
 
 
 class Api:

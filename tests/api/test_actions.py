@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from .api_client import FULL_ROLL, assert_error
+from played import assert_error
+from .api_client import FULL_ROLL
 
 ANA, BRUNO, CAIO = 0, 1, 2
 HOST = "host"

@@ -10,7 +10,8 @@ import requests
 from companion.tables import service
 from companion.games import GAMES, base
 
-from .api_client import FULL_ROLL, assert_error, bearer
+from played import assert_error, bearer
+from .api_client import FULL_ROLL
 
 PICKOMINO_OPTIONS = {"alternative_return": False, "flip_when_empty": False}
 

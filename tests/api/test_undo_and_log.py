@@ -4,7 +4,8 @@ by the host or the seat that made it; the log keeps what was undone."""
 from __future__ import annotations
 
 import pytest
-from .api_client import FULL_ROLL, assert_error
+from played import assert_error
+from .api_client import FULL_ROLL
 
 ANA, BRUNO, CAIO = 0, 1, 2
 ROLL = {"type": "roll", "dice": FULL_ROLL}

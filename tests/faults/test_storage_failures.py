@@ -23,16 +23,11 @@ import pytest
 from companion import create_app
 from companion.tables.service import STORAGE_UNAVAILABLE
 from companion.web import STORAGE_UNREACHABLE
+from played import assert_error
 
 SAVING_SENTENCE = str(STORAGE_UNAVAILABLE)
 REACHING_SENTENCE = str(STORAGE_UNREACHABLE)
 SET_ASIDE_WORMS = {"type": "set_aside", "face": "worm", "count": 1}
-
-
-def assert_error(response, status: int, code: str) -> None:
-    """docs/api.md's error body: {"error": <sentence>, "code": <snake_case>}."""
-    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
-    assert response.mimetype == "application/json" and response.get_json()["code"] == code
 
 
 def alert(page: str) -> str | None:

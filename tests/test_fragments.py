@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from companion.tables import service
-from played import act, create, joined, take_tile
+from played import act, create, joined, play_pickomino, take_tile
 
 POLL = {"HX-Request": "true"}
 
@@ -81,3 +81,17 @@ def test_the_phones_of_a_table_share_one_reading_of_the_log_per_version(app, cli
     for phone in phones:
         phone.get(f"/t/{table.id}/poll?v=-1", headers=POLL)
     assert len(readings) == 2
+
+
+def test_a_seated_phone_never_gets_the_shared_table_of_a_phone_that_only_looks(app, client):
+    """After the game a seated phone is offered the rematch (a form with its own token);
+    a phone that only looks is not. Whichever refreshes first, each gets its own."""
+    table = create(client)
+    play_pickomino(client, table)
+    watcher = app.test_client()
+    assert "Rematch</button>" not in watcher.get(f"/t/{table.id}/poll?v=-1", headers=POLL).text
+    players = [joined(app, token) for token in table.seats]
+    pages = [phone.get(f"/t/{table.id}/poll?v=-1", headers=POLL).text for phone in players]
+    assert all("Rematch</button>" in page for page in pages)
+    tokens = {re.search(r'name="csrf_token" value="([^"]+)"', page).group(1) for page in pages}
+    assert len(tokens) == len(players)  # each phone its own

@@ -238,7 +238,8 @@ def table_body(context: dict[str, Any]) -> str:
     )
     if not watching:
         return render_template("table_body.html", **context)
-    key = ("table", view["id"], view["version"], *sorted(context["poll_params"].items()))
+    # a seated phone and a phone that only looks differ after the game (the rematch form)
+    key = ("table", view["id"], view["version"], viewer.seat is not None, *sorted(context["poll_params"].items()))
     shared = fragments.kept(*key)
     if shared is None:
         shared = render_template("table_body.html", **context)

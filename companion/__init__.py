@@ -181,9 +181,12 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(instance)
+        # Several servers behind one load balancer must sign cookies (and seal rematch
+        # tokens) with one key: the same COMPANION_SECRET_KEY for all, else each its file.
+        app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
 
-    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    if not db.postgres.is_url(app.config["DATABASE"]):
+        Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
     app.config["DATABASE_FROZEN"] = db.open_database(app.config["DATABASE"], app.config["SQLITE_PRAGMAS"])
     app.teardown_appcontext(db.close_db)
 

@@ -1,14 +1,9 @@
-"""Shared fixtures: an app on a temporary SQLite file, and a real server over HTTP."""
+"""Shared fixtures: an app on a temporary SQLite file (or, where a suite runs on both
+databases, on a fresh PostgreSQL database), and a real server over HTTP."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -16,11 +11,27 @@ import requests
 from waitress.server import create_server
 
 from companion import create_app
+from databases import PostgresServer, make_database
+from servers import running_companion
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One PostgreSQL server for the whole run (each test gets a database of its own)."""
+    server = PostgresServer().start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture
-def app(tmp_path: Path):
-    return create_app({"DATABASE": str(tmp_path / "companion.sqlite3"), "SECRET_KEY": "test", "TESTING": True})
+def database(tmp_path: Path) -> str:
+    """The companion's DATABASE: a SQLite file, unless the suite runs on both databases."""
+    return make_database("sqlite", None, tmp_path)
+
+
+@pytest.fixture
+def app(database: str):
+    return create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True})
 
 
 @pytest.fixture
@@ -75,23 +86,5 @@ def live_server(app):
 def push_server(tmp_path):
     """`companion serve` as users run it (the push server, two processes) on a fresh
     database in a free loopback port: its address."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes", "2",
-         "--public-url", url],
-        env={**os.environ, "COMPANION_INSTANCE": str(tmp_path)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            requests.get(url + "/healthz", timeout=2)
-            break
-        except requests.ConnectionError:
-            assert process.poll() is None and time.monotonic() < deadline, "the companion did not start"
-            time.sleep(0.1)
-    yield url
-    process.send_signal(signal.SIGINT)
-    process.wait(timeout=30)
+    with running_companion(tmp_path) as url:
+        yield url

@@ -4,6 +4,8 @@ what happens after a game (results, rematch, history, exports)."""
 from __future__ import annotations
 
 import re
+import sqlite3
+from contextlib import closing
 from dataclasses import dataclass
 
 from companion.tables.db import connect
@@ -119,3 +121,22 @@ def who(page: str) -> str:
 
 def table_count(app) -> int:
     return connect(app.config["DATABASE"]).execute("SELECT count(*) FROM game_tables").fetchone()[0]
+
+
+def rows(database: str, sql: str) -> list[tuple]:
+    """A query's rows, straight from the database (a SQLite file or a PostgreSQL URL)."""
+    if database.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(database) as conn:
+            return [tuple(row) for row in conn.execute(sql)]
+    with closing(sqlite3.connect(database)) as conn:
+        return conn.execute(sql).fetchall()
+
+
+COMPANION_TABLES = ("game_tables", "seats", "events", "player_memories", "results")
+
+
+def dump(database: str) -> str:
+    """Every row the companion keeps, as text: what someone who copied the database reads."""
+    return "\n".join(repr(row) for table in COMPANION_TABLES for row in rows(database, f"SELECT * FROM {table}"))

@@ -29,6 +29,10 @@ from played import (
     take_tile,
     who,
 )
+from databases import on_both_databases
+
+# Results, rematches and the store under them, on SQLite and on PostgreSQL alike.
+database = on_both_databases()
 
 PICKOMINO, BARBECUE, LOBO, TWENTY_ONE = (GAMES[slug] for slug in ("pickomino", "heckmeck-barbecue", "lobo", "twenty-one"))
 

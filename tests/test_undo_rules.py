@@ -7,6 +7,10 @@ import pytest
 from companion.tables import service
 from companion.tables.db import get_db
 from companion.web import views
+from databases import on_both_databases
+
+# The service and the store under it, on SQLite and on PostgreSQL alike.
+database = on_both_databases()
 
 W = "worm"
 

@@ -7,7 +7,10 @@ import gc
 from importlib import metadata
 import logging
 import os
+import shutil
+import signal
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,6 +18,7 @@ import qrcode
 
 from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, create_app, default_database
 from . import processes
+from ..tables import postgres
 from ..tables.db import DatabaseUnusable
 from ..web.links import only_this_machine, public_base
 
@@ -47,7 +51,7 @@ def serve(args: argparse.Namespace) -> int:
         code.add_data(address + "/")
         code.print_ascii(invert=True)
     print(f"Data folder: {app.instance_path}", flush=True)
-    print(f"Database: {app.config['DATABASE']}", flush=True)
+    print(f"Database: {postgres.shown(app.config['DATABASE'])}", flush=True)
     if app.config["DATABASE_FROZEN"]:
         print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
@@ -102,11 +106,12 @@ def serve_push(app, args: argparse.Namespace, workers: int) -> int:
     which changes are pushed (Server-Sent Events), and thousands of idle connections cost
     a greenlet each, not a thread. Several processes share the port as with the thread
     server; a write in any of them wakes the phones of all (companion.server.notify)."""
-    from .notify import Notifier
+    from . import notify
 
     _allow_many_connections()
 
-    def run_worker(sock) -> None:
+    def run_worker(sock, stop_on_signals: bool = False) -> None:
+        import gevent
         from gevent import socket as green_socket
         from gevent.pywsgi import WSGIHandler, WSGIServer
 
@@ -120,11 +125,17 @@ def serve_push(app, args: argparse.Namespace, workers: int) -> int:
                     self.wsgi_input.content_length = self.wsgi_input.position
                     self.wsgi_input.chunked_input = False
 
-        app.extensions["companion.notifier"] = Notifier(app.config["DATABASE"])
+        app.extensions["companion.notifier"] = notify.for_database(app.config["DATABASE"])
         listener = green_socket.socket(sock.family, sock.type, fileno=sock.detach())
         # No access log (a join link's path holds a token); errors go to the logging
         # system, where the token filter applies.
         server = WSGIServer(listener, app, log=None, error_log=logging.getLogger("gevent"), handler_class=Handler)
+        if stop_on_signals:
+            # Ctrl+C or SIGTERM stops the server and the process ends. (As a
+            # KeyboardInterrupt it would land in whichever greenlet runs, one waiting for
+            # the database maybe, and could leave the process running.)
+            for number in (signal.SIGINT, signal.SIGTERM):
+                gevent.signal_handler(number, lambda: gevent.spawn(server.stop, timeout=1))
         server.serve_forever()
 
     logging.basicConfig()
@@ -134,10 +145,7 @@ def serve_push(app, args: argparse.Namespace, workers: int) -> int:
         except processes.PortInUse as error:
             print(error, file=sys.stderr)
             return 1
-        try:
-            run_worker(processes.listening_socket(args.host, args.port))
-        except KeyboardInterrupt:
-            pass
+        run_worker(processes.listening_socket(args.host, args.port), stop_on_signals=True)
         return 0
     print(f"Serving from {workers} processes.", flush=True)
     try:
@@ -169,14 +177,17 @@ def threads_per_process(workers: int) -> int:
 
 
 def backup(args: argparse.Namespace) -> int:
-    """A consistent copy of the live database (SQLite's online backup), safe while serving."""
+    """A consistent copy of the live database (SQLite's online backup, PostgreSQL's
+    pg_dump), safe while serving."""
     source_path = os.environ.get("COMPANION_DATABASE") or str(default_database())
-    if not Path(source_path).exists():
-        print(f"No database at {source_path}.", file=sys.stderr)
-        return 1
     target = Path(args.path)
     if target.exists() and not args.force:
         print(f"{target} exists already; add --force to replace it.", file=sys.stderr)
+        return 1
+    if postgres.is_url(source_path):
+        return backup_postgresql(source_path, target)
+    if not Path(source_path).exists():
+        print(f"No database at {source_path}.", file=sys.stderr)
         return 1
     partial = target.with_name(target.name + ".partial")
     source = sqlite3.connect(source_path, timeout=30)
@@ -193,6 +204,24 @@ def backup(args: argparse.Namespace) -> int:
         return 1
     partial.replace(target)
     print(f"Backed up {source_path} to {target}.")
+    return 0
+
+
+def backup_postgresql(url: str, target: Path) -> int:
+    """pg_dump's custom format (one consistent snapshot, whatever is written meanwhile),
+    restored with pg_restore -d <an empty database>."""
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        print("pg_dump is not installed here: install PostgreSQL's client programs (Debian: postgresql-client).", file=sys.stderr)
+        return 1
+    partial = target.with_name(target.name + ".partial")
+    done = subprocess.run([pg_dump, "--format=custom", "--no-owner", f"--file={partial}", url], stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        partial.unlink(missing_ok=True)
+        print(f"pg_dump failed; nothing was written: {done.stderr.strip()}", file=sys.stderr)
+        return 1
+    partial.replace(target)
+    print(f"Backed up {postgres.shown(url)} to {target} (restore: pg_restore --no-owner -d <empty database> {target}).")
     return 0
 
 

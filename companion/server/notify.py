@@ -6,27 +6,40 @@ connection changes whenever another connection (of this process or another) comm
 watcher per process reads it every few tens of milliseconds and, when it moved, reads the
 versions of just the tables followed here, and wakes those whose version moved.
 
-The interface is the Notifier's `watching(table_id)` and `wait(table_id, version, timeout)`;
-a database with its own notifications (PostgreSQL's LISTEN/NOTIFY) can take the watcher's
-place behind it.
+On PostgreSQL (several companion servers on one database) the database tells: every
+write that moves a table sends NOTIFY with the table's id when it commits (store.announce),
+and one connection per process LISTENs; the versions of the named tables followed here
+are read and the moved ones woken, as above.
+
+The interface is the Notifier's `watching(table_id)`, `wait(table_id, seen, timeout)` and
+`pause(seconds)`; `for_database` gives the one that suits the database.
 The waiting is gevent's (the push server's); nothing here runs under the thread server.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections import Counter
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Iterable, Iterator
 
 import gevent
 from gevent.event import Event
 
+from ..tables import postgres
+
+NOTIFIER_NAME = "companion-notifier"  # its application_name, as PostgreSQL's pg_stat_activity shows it
 CHECK_SECONDS = 0.01  # a change reaches a waiting phone within this, plus rendering (a check costs ~20 µs)
 
 
+def for_database(database: str) -> "Notifier":
+    return PostgresNotifier(database) if postgres.is_url(database) else Notifier(database)
+
+
 class Notifier:
-    """One per server process and database: phones wait here for their table to move."""
+    """One per server process and database: phones wait here for their table to move.
+    This one watches a SQLite database."""
 
     def __init__(self, database: str, check_seconds: float = CHECK_SECONDS):
         self.database = database
@@ -75,24 +88,59 @@ class Notifier:
         try:
             seen = connection.execute("PRAGMA data_version").fetchone()[0]
             # what changed since the first connections read their tables, before this ran
-            self._wake_moved(connection.execute)
+            self._wake_moved(self._read(connection, list(self.watched)))
             while True:
                 gevent.sleep(self.check_seconds)
                 now = connection.execute("PRAGMA data_version").fetchone()[0]
                 if now != seen and self.watched:
                     seen = now
-                    self._wake_moved(connection.execute)
+                    self._wake_moved(self._read(connection, list(self.watched)))
         finally:
             connection.close()
 
-    def _wake_moved(self, execute: Callable) -> None:
-        tables = list(self.watched)
+    @staticmethod
+    def _read(connection, tables: list[str]) -> list[tuple]:
+        """(id, version, rematch_id) of those of `tables` that exist."""
         if not tables:
-            return
+            return []
         marks = ", ".join("?" for _ in tables)
-        for table_id, *now in execute(f"SELECT id, version, rematch_id FROM game_tables WHERE id IN ({marks})", tables):
+        return list(connection.execute(f"SELECT id, version, rematch_id FROM game_tables WHERE id IN ({marks})", tables))
+
+    def _wake_moved(self, rows: Iterable[tuple]) -> None:
+        for table_id, *now in rows:
             if self.known.get(table_id) != tuple(now):
                 self.known[table_id] = tuple(now)
                 event = self.waiting.pop(table_id, None)
                 if event is not None:
                     event.set()
+
+
+class PostgresNotifier(Notifier):
+    """Watches a PostgreSQL database, which several companion servers may share: LISTEN
+    on one connection of its own; each notification names a table that moved. When the
+    connection is lost (PostgreSQL restarted), it connects again and reads every table
+    followed here, so nothing that happened in between is missed."""
+
+    RECONNECT_SECONDS = 1.0
+
+    def _watch(self) -> None:
+        postgres.use_green_waits()
+        while True:
+            try:
+                with postgres.connect(self.database, application_name=NOTIFIER_NAME) as connection:
+                    connection.execute(f"LISTEN {postgres.CHANNEL}")
+                    self._wake_moved(self._read(connection, list(self.watched)))
+                    while True:
+                        named = {note.payload for note in connection.notifies(stop_after=1)}
+                        # and whatever else arrived meanwhile, in one read
+                        named.update(note.payload for note in connection.notifies(timeout=0))
+                        self._wake_moved(self._read(connection, [table for table in named if table in self.watched]))
+            except postgres.storage_errors() as error:
+                logging.getLogger("companion").warning("Lost PostgreSQL's notifications (%s); connecting again.", error)
+                gevent.sleep(self.RECONNECT_SECONDS)
+
+    @staticmethod
+    def _read(connection, tables: list[str]) -> list[tuple]:
+        if not tables:
+            return []
+        return list(connection.execute("SELECT id, version, rematch_id FROM game_tables WHERE id = ANY(%s)", [tables]))

@@ -1,4 +1,8 @@
-"""The SQLite database: one connection per request, schema created by migrations."""
+"""The database: one connection per request, schema created by migrations.
+
+SQLite (a file) is the embedded default; a DATABASE that is a postgresql:// URL runs the
+same companion on PostgreSQL (postgres.py).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ import sqlite_utils
 from flask import current_app, g
 
 from ..server import snapshots
-from . import store
+from . import postgres, store
 
 BUSY_TIMEOUT_MS = 10_000
 # Durability of an acknowledged action (WAL mode): with FULL every commit is flushed to the
@@ -126,7 +130,10 @@ def connect(
     `pragmas` (the SQLITE_PRAGMAS setting) come after the defaults and may override them.
     `frozen`: the database is read as a file nobody changes (see open_database).
     `pause`: how a writer waits for another's write lock when SQLite must not (store.write).
+    A postgresql:// URL: a PostgreSQL connection of its own (the server's come from a pool).
     """
+    if postgres.is_url(str(path)):
+        return postgres.open_database(str(path))
     # the timeout is SQLite's busy timeout: a writer waits that long for another's lock
     target, uri = (Path(path).resolve().as_uri() + "?mode=ro&immutable=1", True) if frozen else (str(path), False)
     conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=True, uri=uri)
@@ -148,7 +155,13 @@ def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None)
     needs its -shm file beside it, and cannot create it. Such a database, closed cleanly
     (no -wal left), is read as a file nobody changes (SQLite's immutable mode) and served
     for reading; every write is refused with a sentence. Anything else it cannot use
-    raises DatabaseUnusable with a sentence."""
+    raises DatabaseUnusable with a sentence. PostgreSQL is never frozen."""
+    if postgres.is_url(str(path)):
+        try:
+            postgres.migrate(str(path))
+        except postgres.storage_errors() as error:
+            raise DatabaseUnusable(f"The database {postgres.shown(str(path))} cannot be reached: {error}") from error
+        return False
     try:
         migrate(path, pragmas)
         return False
@@ -198,8 +211,16 @@ def migrate(path: str | Path, pragmas: dict[str, str | int] | None = None) -> No
 STORAGE_FAILURE_CODES = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN}
 
 
+def storage_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions among which storage failures are (is_storage_failure tells which)."""
+    return (sqlite3.OperationalError, *postgres.storage_errors())
+
+
 def is_storage_failure(error: BaseException) -> bool:
-    """Whether `error` is the storage failing (nothing a player did), not a bug in a query."""
+    """Whether `error` is the storage failing (nothing a player did), not a bug in a query:
+    SQLite's disk full or unwritable, PostgreSQL unreachable."""
+    if isinstance(error, postgres.storage_errors()):
+        return True
     code = getattr(error, "sqlite_errorcode", None)
     return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in STORAGE_FAILURE_CODES
 
@@ -207,6 +228,10 @@ def is_storage_failure(error: BaseException) -> bool:
 def get_db() -> sqlite_utils.Database:
     if "db" not in g:
         app = current_app._get_current_object()
+        if postgres.is_url(app.config["DATABASE"]):
+            green = "companion.notifier" in app.extensions  # the push server (gevent)
+            g.db = postgres.pool_for(app.config["DATABASE"], green).take()
+            return g.db
         frozen = app.config.get("DATABASE_FROZEN", False)
         if not frozen:  # a frozen database has no WAL to keep
             keep_open(app)
@@ -244,4 +269,4 @@ _keep_open_lock = threading.Lock()
 def close_db(_error: BaseException | None = None) -> None:
     db = g.pop("db", None)
     if db is not None:
-        db.conn.close()
+        db.close()

@@ -8,12 +8,11 @@ saved again), so the history and the players' pages never replay every game.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
 from . import service, store
-from .db import is_storage_failure
+from .db import is_storage_failure, storage_errors
 
 RECENT_TABLES = 50
 PLAYER_RECENT_TABLES = 10
@@ -27,9 +26,9 @@ def save_missing_results(db) -> None:
         if ranking is None:
             continue
         try:
-            with store.write(db):
+            with store.write(db, table_id):
                 store.save_results(db, table_id, table.version, ranking)
-        except sqlite3.OperationalError as error:
+        except storage_errors() as error:
             if not is_storage_failure(error):
                 raise
             # A read-only or full disk: the pages still show everything but these results.

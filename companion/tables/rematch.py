@@ -58,7 +58,7 @@ def start(db, table_id: str, viewer: Viewer, secret: str) -> str:
     """The id of the rematch of finished table `table_id`, started by a player who joined it
     or its host. The first tap creates it; every later tap (two phones at once included)
     finds that one: the check and the creation happen under the table's write lock."""
-    with writing(db):
+    with writing(db, table_id):
         table = service.load(db, table_id)
         row = table.row
         if viewer.anonymous:

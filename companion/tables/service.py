@@ -1,8 +1,9 @@
 """What both faces (pages and JSON API) call: create tables, read them, act, undo.
 
 The event log is the truth: a table's state is its game's setup replayed through every
-action still in effect. Writes take the table's write lock first (BEGIN IMMEDIATE), check
-the version, apply, and append the event with seq = version + 1.
+action still in effect. Writes take the table's write lock first (SQLite's BEGIN IMMEDIATE,
+PostgreSQL's lock of the table), check the version, apply, and append the event with
+seq = version + 1.
 
 Longer than 400 lines on purpose: it is the one way from the faces to the store, and each
 write's rules (the lock, the version, the append, the refusals) read best in one place.
@@ -17,13 +18,12 @@ import hmac
 import logging
 import random
 import secrets
-import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator
 
 from . import store
-from .db import is_storage_failure
+from .db import is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_, NP_, Text
@@ -87,13 +87,14 @@ STORAGE_UNAVAILABLE = N_(
 
 
 @contextmanager
-def writing(db) -> Iterator[None]:
-    """store.write, where the storage failing (a full disk, a read-only database) is refused
-    like any other request: 503 with a sentence, and SQLite has rolled everything back."""
+def writing(db, *table_ids: str) -> Iterator[None]:
+    """store.write (taking the locks of `table_ids`), where the storage failing (a full
+    disk, a read-only database, PostgreSQL gone) is refused like any other request: 503
+    with a sentence, and the database has rolled everything back."""
     try:
-        with store.write(db):
+        with store.write(db, *table_ids):
             yield
-    except sqlite3.OperationalError as error:
+    except storage_errors() as error:
         if not is_storage_failure(error):
             raise
         logging.getLogger("companion").error("Could not write to the database: %s", error)
@@ -180,11 +181,8 @@ def insert_table(db, game: Game, names: list[str], options: dict[str, Any] | Non
     seat_tokens = [seat_token(host_token, seat) for seat in range(len(names))]
     while True:
         table_id = "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
-        try:
-            store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens)
-            break
-        except sqlite3.IntegrityError:
-            continue  # the id was taken: draw another (the failed insert left nothing behind)
+        if store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens):
+            break  # else the id was taken: draw another
     for seat, entries in game.memories(effective, deal).items():
         store.remember(db, game.slug, names[seat], entries)
     row = store.table_row(db, table_id)
@@ -192,6 +190,11 @@ def insert_table(db, game: Game, names: list[str], options: dict[str, Any] | Non
 
 
 # --- reading ------------------------------------------------------------------------
+def check_database(db) -> None:
+    """Raises the storage's error if the database cannot be read."""
+    store.ping(db)
+
+
 def load(db, table_id: str) -> Table:
     row = store.table_row(db, table_id)
     if row is None:
@@ -360,7 +363,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     action = dict(action)
     named_seat = action.pop("seat", None)
     action.pop("expected_version", None)
-    with writing(db):
+    with writing(db, table_id):
         table = load(db, table_id)
         _refuse_closed(table)
         seat = _acting_seat(table, viewer, named_seat, action)
@@ -394,7 +397,7 @@ def close(db, table_id: str, viewer: Viewer) -> Table:
         raise ServiceError(401, "no_token", N_("Only the host can close this table."))
     if not viewer.host:
         raise ServiceError(403, "host_only", N_("Only the host can close this table."))
-    with writing(db):
+    with writing(db, table_id):
         table = load(db, table_id)
         _refuse_closed(table)
         store.close_table(db, table_id)
@@ -421,7 +424,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
         raise ServiceError(401, "no_token", N_("Join the table with your own link to undo."))
     if from_seq is not None and (isinstance(from_seq, bool) or not isinstance(from_seq, int)):
         raise ServiceError(400, "malformed_request", N_("The line to go back to must be a whole number."))
-    with writing(db):
+    with writing(db, table_id):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
         _refuse_closed(table)
@@ -474,7 +477,7 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
     and to a player for their own action."""
     if viewer.anonymous:
         raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
-    with writing(db):
+    with writing(db, table_id):
         table = load(db, table_id)
         _check_expected_version(table, expected_version)
         _refuse_closed(table)

@@ -1,7 +1,9 @@
-"""Tables, seats and the append-only event log in SQLite. No game logic here.
+"""Tables, seats and the append-only event log, in SQLite or PostgreSQL. No game logic here.
 
 Longer than 400 lines on purpose: every SQL statement of the companion is here, so the
-schema (db.py) and the queries that use it can be read side by side.
+schema (db.py, postgres.py) and the queries that use it can be read side by side. The SQL
+is what both databases understand alike (? placeholders: postgres.py turns them into
+psycopg's); `db` is a sqlite_utils Database or a postgres.Database.
 """
 
 from __future__ import annotations
@@ -25,10 +27,19 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def on_postgresql(db) -> bool:
+    return getattr(db, "dialect", "sqlite") == "postgresql"
+
+
 @contextmanager
-def write(db: sqlite_utils.Database) -> Iterator[None]:
-    """One write transaction that takes the write lock up front (BEGIN IMMEDIATE), so a
-    read-then-write cannot be overtaken by another phone's write in between."""
+def write(db: sqlite_utils.Database, *table_ids: str) -> Iterator[None]:
+    """One write transaction that takes the write lock up front, so a read-then-write
+    cannot be overtaken by another phone's write in between: SQLite's one lock for the
+    whole database (BEGIN IMMEDIATE), PostgreSQL's lock of each of `table_ids`."""
+    if on_postgresql(db):
+        with db.transaction(table_ids):
+            yield
+        return
     pause = getattr(db, "pause", None)
     if pause is None:
         db.conn.execute("BEGIN IMMEDIATE")  # SQLite's busy timeout waits for another writer
@@ -65,11 +76,23 @@ def _begin_pausing(conn: sqlite3.Connection, pause: Callable[[float], None]) -> 
         conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
 
 
+def _insert(db, table: str, record: dict[str, Any], unless_taken: str | None = None) -> int:
+    """INSERT one row; with `unless_taken` (a key column), nothing when that key is taken
+    already. How many rows went in (0 or 1)."""
+    columns = ", ".join(record)
+    marks = ", ".join("?" for _ in record)
+    ignore = "" if unless_taken is None else f" ON CONFLICT ({unless_taken}) DO NOTHING"
+    return db.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks}){ignore}", list(record.values())).rowcount
+
+
 def insert_table(
     db, table_id: str, game: str, options: dict, deal: Any, host_token: str, names: list[str], seat_tokens: list[str]
-) -> None:
+) -> bool:
+    """A new table and its seats; False (and nothing written) if `table_id` is taken."""
     stamp = now()
-    db["game_tables"].insert(
+    inserted = _insert(
+        db,
+        "game_tables",
         {
             "id": table_id,
             "game": game,
@@ -81,12 +104,18 @@ def insert_table(
             "current_seat": 0,
             "created_at": stamp,
             "updated_at": stamp,
-        }
+        },
+        unless_taken="id",
     )
-    db["seats"].insert_all(
-        {"table_id": table_id, "seat": seat, "name": name, "name_key": name_key(name), "token_hash": token_hash(token)}
-        for seat, (name, token) in enumerate(zip(names, seat_tokens))
-    )
+    if not inserted:
+        return False
+    for seat, (name, token) in enumerate(zip(names, seat_tokens)):
+        _insert(
+            db,
+            "seats",
+            {"table_id": table_id, "seat": seat, "name": name, "name_key": name_key(name), "token_hash": token_hash(token)},
+        )
+    return True
 
 
 def name_key(name: str) -> str:
@@ -163,11 +192,15 @@ def moves(db, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
 
 def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]:
     """The whole log in order, or only its `latest` events."""
-    rows = db.execute(
-        "SELECT * FROM (SELECT seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of FROM events"
-        " WHERE table_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
-        [table_id, -1 if latest is None else latest],
-    )
+    columns = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of"
+    if latest is None:
+        rows = db.execute(f"SELECT {columns} FROM events WHERE table_id = ? ORDER BY seq", [table_id])
+    else:
+        rows = db.execute(
+            f"SELECT * FROM (SELECT {columns} FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT ?) AS latest"
+            " ORDER BY seq",
+            [table_id, latest],
+        )
     return [
         {
             "seq": seq,
@@ -233,7 +266,9 @@ def last_event_in_effect(db, table_id: str) -> dict[str, Any] | None:
 def append_event(
     db, table_id: str, seq: int, seat: int, by_host: bool, action: dict[str, Any], redo_of: int | None = None
 ) -> None:
-    db["events"].insert(
+    _insert(
+        db,
+        "events",
         {
             "table_id": table_id,
             "seq": seq,
@@ -243,7 +278,7 @@ def append_event(
             "undone": 0,
             "at": now(),
             "redo_of": redo_of,
-        }
+        },
     )
 
 
@@ -263,13 +298,22 @@ def event_in_effect(db, table_id: str, seq: int) -> dict[str, Any] | None:
     return None if row is None else {"seq": row[0], "seat": row[1], "by_host": bool(row[2])}
 
 
+def announce(db, table_id: str) -> None:
+    """Every server must see that `table_id` moved: PostgreSQL is told (NOTIFY, sent at
+    commit); SQLite's servers see it by themselves (companion/server/notify.py)."""
+    if on_postgresql(db):
+        db.announce(table_id)
+
+
 def update_table(db, table_id: str, version: int, status: str, current_seat: int | None) -> None:
     stamp = now()
+    finished_at = "COALESCE(finished_at, ?)" if status == "finished" else "NULL"
     db.execute(
-        "UPDATE game_tables SET version = ?, status = ?, current_seat = ?, updated_at = ?,"
-        " finished_at = CASE WHEN ? = 'finished' THEN COALESCE(finished_at, ?) ELSE NULL END WHERE id = ?",
-        [version, status, current_seat, stamp, status, stamp, table_id],
+        f"UPDATE game_tables SET version = ?, status = ?, current_seat = ?, updated_at = ?, finished_at = {finished_at}"
+        " WHERE id = ?",
+        [version, status, current_seat, stamp] + ([stamp] if status == "finished" else []) + [table_id],
     )
+    announce(db, table_id)
 
 
 def close_table(db, table_id: str) -> None:
@@ -281,6 +325,7 @@ def close_table(db, table_id: str) -> None:
         " status = CASE WHEN status = 'finished' THEN status ELSE 'abandoned' END WHERE id = ?",
         [stamp, stamp, table_id],
     )
+    announce(db, table_id)
 
 
 def list_tables(db, limit: int = 50, finished_since: str | None = None) -> list[dict[str, Any]]:
@@ -292,16 +337,7 @@ def list_tables(db, limit: int = 50, finished_since: str | None = None) -> list[
         "" if finished_since is None
         else " WHERE t.closed_at IS NULL AND (t.status = 'playing' OR (t.status = 'finished' AND t.finished_at >= ?))"
     )
-    rows = db.execute(
-        "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at,"
-        " (SELECT group_concat(name, '\u001f') FROM (SELECT name FROM seats WHERE table_id = t.id ORDER BY seat)),"
-        " (SELECT group_concat(name, '\u001f') FROM (SELECT s.name FROM results r"
-        "   JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
-        "   WHERE r.table_id = t.id AND r.version = t.version AND r.place = 1 ORDER BY r.seat))"
-        " FROM game_tables t" + where + " ORDER BY t.status != 'playing', t.updated_at DESC LIMIT ?",
-        ([] if finished_since is None else [finished_since]) + [limit],
-    )
-    return [
+    tables = [
         {
             "id": id_,
             "game": game,
@@ -310,11 +346,35 @@ def list_tables(db, limit: int = 50, finished_since: str | None = None) -> list[
             "created_at": created_at,
             "updated_at": updated_at,
             "finished_at": finished_at,
-            "players": names.split("\u001f") if names else [],
-            "winners": winners.split("\u001f") if winners else [],
+            "players": [],
+            "winners": [],
         }
-        for id_, game, status, current_seat, created_at, updated_at, finished_at, names, winners in rows
+        for id_, game, status, current_seat, created_at, updated_at, finished_at in db.execute(
+            "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at"
+            " FROM game_tables t" + where + " ORDER BY t.status != 'playing', t.updated_at DESC, t.id LIMIT ?",
+            ([] if finished_since is None else [finished_since]) + [limit],
+        )
     ]
+    if not tables:
+        return tables
+    by_id = {table["id"]: table for table in tables}
+    marks = ", ".join("?" for _ in by_id)
+    for table_id, name in db.execute(
+        f"SELECT table_id, name FROM seats WHERE table_id IN ({marks}) ORDER BY table_id, seat", list(by_id)
+    ):
+        by_id[table_id]["players"].append(name)
+    for table_id, name in db.execute(
+        "SELECT r.table_id, s.name FROM results r JOIN game_tables t ON t.id = r.table_id AND t.version = r.version"
+        " JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
+        f" WHERE r.table_id IN ({marks}) AND r.place = 1 ORDER BY r.table_id, r.seat",
+        list(by_id),
+    ):
+        by_id[table_id]["winners"].append(name)
+    return tables
+
+
+def ping(db) -> None:
+    db.execute("SELECT count(*) FROM game_tables WHERE id = ''").fetchone()
 
 
 def poll_row(db, table_id: str) -> tuple[int, str | None] | None:
@@ -330,6 +390,7 @@ def set_rematch(db, table_id: str, rematch_id: str, host_sealed: str) -> None:
         "UPDATE game_tables SET rematch_id = ?, rematch_host_sealed = ? WHERE id = ?", [rematch_id, host_sealed, table_id]
     )
     db.execute("UPDATE game_tables SET rematch_of = ? WHERE id = ?", [table_id, rematch_id])
+    announce(db, table_id)  # the old table's phones follow their players to the rematch
 
 
 def rematch_chain(db, table_id: str) -> list[str]:
@@ -380,17 +441,19 @@ def tables_without_results(db) -> list[str]:
 def save_results(db, table_id: str, version: int, entries: list[dict[str, Any]]) -> None:
     """A finished table's ranking as of `version`: seat, name (kept case-folded), score, place."""
     db.execute("DELETE FROM results WHERE table_id = ?", [table_id])
-    db["results"].insert_all(
-        {
-            "table_id": table_id,
-            "version": version,
-            "seat": entry["seat"],
-            "name_key": name_key(entry["name"]),
-            "score": entry["score"],
-            "place": entry["place"],
-        }
-        for entry in entries
-    )
+    for entry in entries:
+        _insert(
+            db,
+            "results",
+            {
+                "table_id": table_id,
+                "version": version,
+                "seat": entry["seat"],
+                "name_key": name_key(entry["name"]),
+                "score": entry["score"],
+                "place": entry["place"],
+            },
+        )
 
 
 def player_results(db, key: str) -> list[dict[str, Any]]:

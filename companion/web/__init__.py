@@ -5,7 +5,6 @@ the form check (CSRF), the template helpers, the parts of pages kept for all pho
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,7 +13,7 @@ from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
 from .. import i18n
-from ..tables.db import is_storage_failure
+from ..tables.db import is_storage_failure, storage_errors
 from ..games import GAMES
 from ..games.text import N_
 from ..i18n import render
@@ -30,7 +29,8 @@ def install(app) -> None:
     app.context_processor(template_helpers)
     fragments.install(app)
     app.register_error_handler(HTTPException, http_error)
-    app.register_error_handler(sqlite3.OperationalError, storage_error)
+    for error in storage_errors():
+        app.register_error_handler(error, storage_error)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(results.bp)
@@ -91,7 +91,7 @@ STORAGE_UNREACHABLE = N_(
 )
 
 
-def storage_error(error: sqlite3.OperationalError):
+def storage_error(error: Exception):
     """The storage failing outside a write (writes refuse it themselves, see service.writing):
     a sentence for the players, the error in the log for whoever runs the companion."""
     if not is_storage_failure(error):

@@ -27,6 +27,14 @@ def health():
     return "", 204
 
 
+@bp.get("/healthz/database")
+def database_health():
+    """For a load balancer's health check: 204 while this server can read its database,
+    else the storage error's 503 (a server cut off from PostgreSQL is taken out)."""
+    service.check_database(get_db())
+    return "", 204
+
+
 @bp.get("/language/<language>")
 def choose_language(language: str):
     """The switcher: remember this phone's language (a cookie) and go back to the page it

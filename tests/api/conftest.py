@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 from .api_client import Api, Table
+from databases import on_both_databases
+
+# The API and its concurrency run against SQLite and against PostgreSQL alike.
+database = on_both_databases()
 
 
 @pytest.fixture

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 import requests
 
 from companion.tables import service
 from companion.games import GAMES, base
 
-from played import assert_error, bearer
+from played import assert_error, bearer, dump, rows
 from .api_client import FULL_ROLL
 
 PICKOMINO_OPTIONS = {"alternative_return": False, "flip_when_empty": False}
 
 
 def count_tables(app) -> int:
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return conn.execute("SELECT count(*) FROM game_tables").fetchone()[0]
+    return rows(app.config["DATABASE"], "SELECT count(*) FROM game_tables")[0][0]
 
 
 # --- POST /api/tables ---------------------------------------------------------------------
@@ -233,12 +230,11 @@ def test_tokens_are_stored_only_as_hashes(app, api):
         api.accept(table, table.seat(0), {"type": "roll", "dice": FULL_ROLL})
         api.accept(table, table.host, {"type": "keep", "face": "worm"})
 
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        dump = "\n".join(conn.iterdump())
+    kept = dump(app.config["DATABASE"])
     for table in tables:
         for token in [table.host, *table.tokens]:
-            assert token not in dump
-        assert table.id in dump  # the dump does hold the tables
+            assert token not in kept
+        assert table.id in kept  # the dump does hold the tables
 
 
 # --- polling (DESIGN.md "Sync") -----------------------------------------------------------

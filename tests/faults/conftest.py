@@ -22,11 +22,12 @@ def free_port() -> int:
 
 
 class CompanionProcess:
-    """`python -m companion serve` on a free loopback port, on the database in `folder`."""
+    """`python -m companion serve` on a free loopback port, on `database` (a SQLite file,
+    by default the one in `folder`, or a PostgreSQL URL); its log and cookie key in `folder`."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, database: str | None = None):
         self.folder = folder
-        self.database = folder / "companion.sqlite3"
+        self.database = database or str(folder / "companion.sqlite3")
         self.process: subprocess.Popen | None = None
         self.url = ""
 
@@ -60,12 +61,12 @@ class CompanionProcess:
 
 
 @pytest.fixture
-def companion_process(tmp_path: Path):
-    """Starts companions on one database folder; whatever is still running is stopped."""
+def companion_process(tmp_path: Path, database: str):
+    """Starts companions on one database; whatever is still running is stopped."""
     started: list[CompanionProcess] = []
 
     def start() -> CompanionProcess:
-        server = CompanionProcess(tmp_path).start()
+        server = CompanionProcess(tmp_path, database).start()
         started.append(server)
         return server
 

@@ -1,0 +1,309 @@
+"""The companion on PostgreSQL: COMPANION_DATABASE=postgresql://user@host/name.
+
+For a café chain or a convention hall: several companion servers share one PostgreSQL
+database, and a change saved through one reaches the phones held by every other
+(LISTEN/NOTIFY, companion/server/notify.py). SQLite stays the embedded default; this
+module gives store.py a database with the same small surface as the SQLite one
+(`execute` with ? placeholders, `transaction`, the in-memory caches), so every query and
+every rule above the store are shared. psycopg 3 and its pool come with the project's
+`postgres` extra (pip install 'companion[postgres]').
+
+A write takes its tables' locks (transaction-level advisory locks, one per table id)
+where SQLite takes the database's (BEGIN IMMEDIATE): writes to different tables run side
+by side, writes to one table queue, and each reads the table only once it holds the lock
+(READ COMMITTED: every statement sees what was committed before it), so two servers
+acting on one table never lose an update.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+from ..server import snapshots
+
+SCHEMES = ("postgresql://", "postgres://")
+# The NOTIFY channel on which a write names the table it moved.
+CHANNEL = "companion_tables"
+# The first key of every advisory lock the companion takes (two int4 keys: this, then the
+# hashed table id), so the companion's locks never meet another program's on a shared server.
+LOCK_NAMESPACE = 0x636F6D70  # "comp"
+# Connections per server process. A request holds one only while it reads or writes (no
+# held phone connection keeps one while it waits), so a few serve thousands of phones.
+POOL_SIZE = int(os.environ.get("COMPANION_DATABASE_POOL", "8"))
+# How long a request waits for a pooled connection when none can be made (PostgreSQL
+# unreachable) before it is answered 503 with a sentence.
+POOL_WAIT_SECONDS = 3.0
+
+# Each entry moves the schema one version up (the companion_schema table). Version 1 is
+# SQLite's six migrations (db.py) at once: no PostgreSQL database predates them. Never
+# edit a migration that has shipped: add the next one, here and in db.py.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE game_tables (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        host_token_hash TEXT NOT NULL UNIQUE,
+        version INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'playing',
+        current_seat INTEGER,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        finished_at TEXT,
+        deal TEXT,
+        rematch_of TEXT,
+        rematch_id TEXT,
+        rematch_host_sealed TEXT,
+        closed_at TEXT
+    );
+    CREATE INDEX game_tables_by_status ON game_tables (status, updated_at);
+    CREATE TABLE seats (
+        table_id TEXT NOT NULL REFERENCES game_tables (id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        name_key TEXT,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX seats_by_player ON seats (name_key);
+    CREATE TABLE events (
+        table_id TEXT NOT NULL REFERENCES game_tables (id),
+        seq INTEGER NOT NULL,
+        seat INTEGER,
+        by_host INTEGER NOT NULL DEFAULT 0,
+        action TEXT NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0,
+        at TEXT NOT NULL,
+        undone_at TEXT,
+        undone_version INTEGER,
+        redo_of INTEGER,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE TABLE player_memories (
+        name_key TEXT NOT NULL,
+        game TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (name_key, game, key)
+    );
+    CREATE TABLE results (
+        table_id TEXT NOT NULL REFERENCES game_tables (id),
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        name_key TEXT NOT NULL,
+        score INTEGER NOT NULL,
+        place INTEGER NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (name_key);
+    """,
+]
+
+
+def is_url(database: str) -> bool:
+    return database.startswith(SCHEMES)
+
+
+def shown(url: str) -> str:
+    """The URL without its password: for the console and the logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _psycopg():
+    try:
+        import psycopg
+    except ImportError:
+        raise SystemExit(
+            "COMPANION_DATABASE names a PostgreSQL database, but psycopg is not installed:"
+            " pip install 'companion[postgres]'"
+        ) from None
+    return psycopg
+
+
+def storage_errors() -> tuple[type[BaseException], ...]:
+    """What PostgreSQL answers when it cannot be reached or used (the server down, the
+    connection lost): the storage failing, not a bug in a query. Empty without psycopg."""
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        return ()
+    return (psycopg.OperationalError, psycopg_pool.PoolTimeout)
+
+
+def _statement(sql: str) -> str:
+    """store.py's SQL, written with SQLite's ? placeholders, in psycopg's %s style."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class Database:
+    """One pooled connection in autocommit mode, for one request: what store.py calls."""
+
+    dialect = "postgresql"
+
+    def __init__(self, url: str, connection, give_back: Callable[[Any], None]):
+        self.conn = connection
+        self.give_back = give_back
+        self.snapshots = snapshots.for_database(url)
+        self.outcomes = snapshots.for_database(url, "outcomes")
+        self.pause = None
+
+    def execute(self, sql: str, params: Iterable[Any] = ()):
+        return self.conn.execute(_statement(sql), list(params))
+
+    @contextmanager
+    def transaction(self, table_ids: Iterable[str]) -> Iterator[None]:
+        """A write: BEGIN, each table's lock (in one order, so two writers never wait for
+        each other), the caller's statements, COMMIT (or ROLLBACK on any error)."""
+        with self.conn.transaction():
+            for table_id in sorted(set(table_ids)):
+                self.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", [LOCK_NAMESPACE, table_id])
+            yield
+
+    def announce(self, table_id: str) -> None:
+        """Tell every companion server that `table_id` moved: NOTIFY, delivered when the
+        write commits (and never if it rolls back)."""
+        self.execute("SELECT pg_notify(?, ?)", [CHANNEL, table_id])
+
+    def close(self) -> None:
+        self.give_back(self.conn)
+
+
+class Pool:
+    """psycopg's connection pool for one process. Under the push server (gevent) every
+    psycopg wait is made gevent's (green_wait), and a gevent semaphore lets no more
+    requests in than there are connections, so none ever waits inside the pool (whose
+    waits are threads', which would stop every other connection of the process)."""
+
+    def __init__(self, url: str, green: bool):
+        from psycopg_pool import ConnectionPool
+
+        self.url = url
+        self.green = green
+        if green:
+            import gevent.lock
+
+            use_green_waits()
+            self.gate = gevent.lock.BoundedSemaphore(POOL_SIZE)
+            size = dict(min_size=POOL_SIZE, max_size=POOL_SIZE)  # all opened up front: none made while a phone waits
+        else:
+            self.gate = None
+            size = dict(min_size=1, max_size=POOL_SIZE)
+        self.pool = ConnectionPool(
+            url, kwargs={"autocommit": True, "application_name": "companion"}, open=True, name="companion",
+            timeout=POOL_WAIT_SECONDS, **size
+        )
+
+    def take(self) -> Database:
+        if self.gate is not None:
+            self.gate.acquire()
+        try:
+            return Database(self.url, self.pool.getconn(), self.give_back)
+        except BaseException:
+            if self.gate is not None:
+                self.gate.release()
+            raise
+
+    def give_back(self, connection) -> None:
+        try:
+            self.pool.putconn(connection)
+        finally:
+            if self.gate is not None:
+                self.gate.release()
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+_pools: dict[tuple[int, str], Pool] = {}
+_pools_lock = threading.Lock()
+
+
+def pool_for(url: str, green: bool) -> Pool:
+    """This process' pool for `url` (a forked server process makes its own)."""
+    key = (os.getpid(), url)
+    pool = _pools.get(key)
+    if pool is None:
+        with _pools_lock:
+            pool = _pools.get(key)
+            if pool is None:
+                pool = _pools[key] = Pool(url, green)
+    return pool
+
+
+def close_pools(url: str) -> None:
+    """Close this process' pool for `url`, if it has one (an app done with its database)."""
+    pool = _pools.pop((os.getpid(), url), None)
+    if pool is not None:
+        pool.close()
+
+
+def use_green_waits() -> None:
+    """Make psycopg wait the way gevent does: its own wait (in C) would block the whole
+    process while one request waits for PostgreSQL."""
+    from psycopg import waiting
+
+    waiting.wait = green_wait
+
+
+def green_wait(gen, fileno: int, interval: float = 0.0, timeout: float | None = None):
+    """psycopg's wait protocol (see psycopg.waiting.wait_select) on gevent's select, which
+    has no limit on descriptor numbers (a push server holds thousands)."""
+    from gevent import select as green_select
+    from psycopg import errors
+    from psycopg.waiting import READY_R, READY_W, WAIT_R, WAIT_W
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        wanted = next(gen)
+        while True:
+            wait_for = interval if deadline is None else max(0.0, min(interval, deadline - time.monotonic()))
+            readable, writable, _ = green_select.select(
+                [fileno] if wanted & WAIT_R else [], [fileno] if wanted & WAIT_W else [], [], wait_for
+            )
+            wanted = gen.send((READY_R if readable else 0) | (READY_W if writable else 0))
+            if deadline is not None and time.monotonic() >= deadline:
+                raise errors._WaitTimeout("wait timeout expired")
+    except StopIteration as finished:
+        return finished.value
+
+
+def connect(url: str, application_name: str = "companion"):
+    """A connection of its own (migrations, the notifier), autocommit."""
+    return _psycopg().connect(url, autocommit=True, application_name=application_name)
+
+
+def open_database(url: str) -> Database:
+    """A Database on a connection of its own, outside any pool (tools, the tests)."""
+    connection = connect(url)
+    return Database(url, connection, lambda conn: conn.close())
+
+
+def migrate(url: str) -> None:
+    """Bring the database to the current schema. Two servers starting at once: one
+    migrates, the other waits for its lock and finds nothing left to do."""
+    with connect(url) as conn:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", [LOCK_NAMESPACE])
+            conn.execute("CREATE TABLE IF NOT EXISTS companion_schema (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT version FROM companion_schema").fetchone()
+            if row is None:
+                conn.execute("INSERT INTO companion_schema (version) VALUES (0)")
+            version = 0 if row is None else row[0]
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                for statement in re.split(r";\s*(?:\n|$)", script):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute("UPDATE companion_schema SET version = %s", [number])

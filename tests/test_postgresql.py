@@ -1,0 +1,259 @@
+"""The companion on PostgreSQL (issue 18), on a real server: the schema is SQLite's, two
+servers starting at once migrate once, two `companion serve` on different ports share one
+database (a phone on one sees an action made through the other; 20 phones writing through
+both lose nothing), a lost notification connection catches up, and a backup is pg_dump's.
+The API, concurrency, service, results and SIGKILL suites run on both databases
+(`on_both_databases`); this file holds what only PostgreSQL has."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+
+import psycopg
+import requests
+
+from companion import create_app
+from companion.server.notify import NOTIFIER_NAME
+from companion.tables import db as database_module, postgres
+
+from companion.tables.postgres import POOL_SIZE
+from databases import PostgresServer, binaries
+from faults.workload import next_action
+from played import assert_error, bearer, rows
+from servers import running_companion
+from test_push import Stream
+
+def columns_of_sqlite(path: str) -> dict[str, list[tuple[str, bool]]]:
+    with closing(sqlite3.connect(path)) as conn:
+        names = [row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+        return {name: [(row[1], bool(row[3])) for row in conn.execute(f"PRAGMA table_info({name})")] for name in names}
+
+
+def columns_of_postgresql(url: str) -> dict[str, list[tuple[str, bool]]]:
+    found: dict[str, list[tuple[str, bool]]] = {}
+    for table, column, nullable in rows(
+        url,
+        "SELECT table_name, column_name, is_nullable FROM information_schema.columns WHERE table_schema = 'public'"
+        " AND table_name != 'companion_schema' ORDER BY table_name, ordinal_position",
+    ):
+        found.setdefault(table, []).append((column, nullable == "NO"))
+    return found
+
+
+def test_postgresql_schema_has_sqlites_tables_columns_and_not_nulls(postgres_server, tmp_path):
+    path = str(tmp_path / "companion.sqlite3")
+    url = postgres_server.new_database()
+    database_module.open_database(path)
+    database_module.open_database(url)
+
+    on_sqlite, on_postgresql = columns_of_sqlite(path), columns_of_postgresql(url)
+    # SQLite marks a primary key's columns nullable unless said; PostgreSQL never does.
+    primary = {("seats", "table_id"), ("seats", "seat"), ("events", "table_id"), ("events", "seq"), ("game_tables", "id")}
+    assert sorted(on_sqlite) == sorted(on_postgresql)
+    for table, columns in on_sqlite.items():
+        expected = [(name, not_null or (table, name) in primary) for name, not_null in columns]
+        assert on_postgresql[table] == expected, table
+
+
+def test_two_servers_starting_at_once_migrate_the_database_once(postgres_server):
+    url = postgres_server.new_database()
+    with ThreadPoolExecutor(6) as pool:
+        list(pool.map(lambda _: postgres.migrate(url), range(6)))
+    assert rows(url, "SELECT version FROM companion_schema") == [(len(postgres.MIGRATIONS),)]
+    postgres.migrate(url)  # and again, later: nothing to do
+    assert rows(url, "SELECT count(*) FROM game_tables") == [(0,)]
+
+
+def test_the_console_never_shows_the_databases_password():
+    assert postgres.shown("postgresql://ana:s3cret@db.example:5433/companion") == "postgresql://ana:***@db.example:5433/companion"
+    assert postgres.shown("postgresql://ana@db.example/companion") == "postgresql://ana@db.example/companion"
+
+
+def test_two_servers_on_one_postgresql_a_phone_on_one_sees_an_action_made_through_the_other(postgres_server, tmp_path):
+    url = postgres_server.new_database()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with running_companion(tmp_path / "a", url) as first, running_companion(tmp_path / "b", url) as second:
+        table = requests.post(first + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        phones = [Stream(f"{server}/t/{table['id']}/events?v=0") for server in (first, second) for _ in range(3)]
+        for phone in phones:
+            assert phone.next_event()["event"] == "hello"
+        for version, server in enumerate((second, first), start=1):
+            response = requests.post(
+                f"{server}/api/tables/{table['id']}/actions",
+                json={"type": "set_aside", "face": "worm", "count": 1} if version == 1 else {"type": "set_aside", "face": 5, "count": 1},
+                headers={"Authorization": f"Bearer {table['host_token']}"},
+                timeout=10,
+            )
+            assert response.status_code == 200, response.text
+            for phone in phones:
+                pushed = phone.next_table()
+                assert pushed["id"] == str(version)
+                assert f'data-version="{version}"' in pushed["data"]
+        for phone in phones:
+            phone.close()
+
+
+def test_twenty_phones_writing_through_two_servers_lose_nothing(postgres_server, tmp_path):
+    """Each phone sends its table's next action with expected_version, through either
+    server at random, as fast as answers come: every 200 is in the log exactly once, in
+    order, and every refusal is a 409 that the table moved on."""
+    url = postgres_server.new_database()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with running_companion(tmp_path / "a", url) as first, running_companion(tmp_path / "b", url) as second:
+        servers = (first, second)
+        tables = [
+            requests.post(first + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+            for _ in range(4)
+        ]
+        accepted: dict[str, list[tuple[int, dict]]] = {table["id"]: [] for table in tables}
+        unexpected: list[tuple[int, str]] = []
+        lock = threading.Lock()
+
+        def phone(number: int) -> None:
+            table = tables[number % len(tables)]
+            pick = random.Random(number)
+            with requests.Session() as http:
+                http.headers["Authorization"] = f"Bearer {table['host_token']}"
+                for _ in range(15):
+                    server = pick.choice(servers)
+                    state = http.get(f"{server}/api/tables/{table['id']}", timeout=30).json()
+                    if state["status"] != "playing":
+                        return
+                    action = next_action(state["state"]["turn"])
+                    response = http.post(
+                        f"{server}/api/tables/{table['id']}/actions",
+                        json={**action, "expected_version": state["version"]},
+                        timeout=30,
+                    )
+                    with lock:
+                        if response.status_code == 200:
+                            accepted[table["id"]].append((response.json()["version"], action))
+                        elif response.status_code != 409 or response.json()["code"] != "stale_version":
+                            unexpected.append((response.status_code, response.text[:200]))
+
+        with ThreadPoolExecutor(20) as pool:
+            list(pool.map(phone, range(20)))
+
+        assert not unexpected
+        assert sum(len(actions) for actions in accepted.values()) >= 20  # the load did write
+        for table in tables:
+            log = requests.get(f"{second}/api/tables/{table['id']}/log", timeout=10).json()["events"]
+            assert sorted(accepted[table["id"]], key=lambda entry: entry[0]) == [(e["seq"], e["action"]) for e in log]
+
+
+def test_the_notifier_connects_again_and_misses_nothing_when_postgresql_drops_it(postgres_server, tmp_path):
+    url = postgres_server.new_database()
+    with running_companion(tmp_path, url, processes=1) as server:
+        table = requests.post(server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        phone = Stream(f"{server}/t/{table['id']}/events?v=0")
+        assert phone.next_event()["event"] == "hello"
+        with psycopg.connect(postgres_server.url(), autocommit=True) as admin:  # the LISTENing connection cut
+            cut = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+                [url.rsplit("/", 1)[1], NOTIFIER_NAME],
+            ).fetchall()
+        assert cut == [(True,)]
+        requests.post(
+            f"{server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 1},
+            headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+        ).raise_for_status()
+        assert phone.next_table()["id"] == "1"
+        phone.close()
+
+
+def test_backup_of_a_postgresql_database_is_pg_dump_and_restores(postgres_server, tmp_path):
+    url = postgres_server.new_database()
+    env_path = f"{binaries()}:" + os.environ["PATH"]
+    with running_companion(tmp_path, url, processes=1) as server:
+        table = requests.post(server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        requests.post(
+            f"{server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 2},
+            headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+        ).raise_for_status()
+        copy = tmp_path / "companion.dump"
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "backup", str(copy)],
+            env={**os.environ, "COMPANION_DATABASE": url, "PATH": env_path}, capture_output=True, text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert copy.stat().st_size > 0
+    restored = postgres_server.new_database()
+    subprocess.run([str(binaries() / "pg_restore"), "--no-owner", "-d", restored, str(copy)], check=True)
+    (tmp_path / "again").mkdir()
+    with running_companion(tmp_path / "again", restored, processes=1) as server:
+        log = requests.get(f"{server}/api/tables/{table['id']}/log", timeout=10).json()["events"]
+        assert [event["action"] for event in log] == [{"type": "set_aside", "face": "worm", "count": 2}]
+
+
+def test_unreachable_postgresql_is_a_sentence_at_start_not_a_traceback(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--port", "0"],
+        env={**os.environ, "COMPANION_DATABASE": "postgresql://nobody@127.0.0.1:1/none",
+             "COMPANION_INSTANCE": str(tmp_path)},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 1
+    assert "cannot be reached" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_under_the_push_server_a_request_waiting_for_postgresql_lets_the_others_run(postgres_server):
+    """gevent runs every phone's connection of a process on one thread: psycopg's own wait
+    (in C) would stop them all while one query waits. With green waits the others go on."""
+    import gevent
+
+    url = postgres_server.new_database()
+    postgres.use_green_waits()
+    ticks = []
+
+    def ticking() -> None:
+        for _ in range(20):
+            ticks.append(1)
+            gevent.sleep(0.01)
+
+    with postgres.connect(url) as conn:
+        ticker = gevent.spawn(ticking)
+        conn.execute("SELECT pg_sleep(0.3)")
+        during = len(ticks)
+        ticker.join()
+    assert during >= 10  # the ticker ran while the query waited (with C's wait: 0 or 1)
+
+
+def test_postgresql_gone_is_a_503_with_a_sentence_and_the_companion_recovers_when_it_is_back(tmp_path):
+    """Its own PostgreSQL server, stopped under a running companion and started again."""
+    server = PostgresServer().start()
+    try:
+        app = create_app({"DATABASE": server.new_database(), "SECRET_KEY": "test", "TESTING": True})
+        client = app.test_client()
+        table = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+        assert client.get("/healthz/database").status_code == 204
+        server.run(str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "fast", "stop")
+
+        refused = client.post(
+            f"/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 1},
+            headers=bearer(table["host_token"]),
+        )
+        assert_error(refused, 503, "storage_unavailable")
+        assert client.get(f"/api/tables/{table['id']}").status_code == 503
+        page = client.get(f"/t/{table['id']}")
+        assert page.status_code == 503 and "Tell the person running the companion" in page.text
+        assert client.get("/healthz/database").status_code == 503
+
+        server.start_again()
+        answers = [client.get(f"/api/tables/{table['id']}").status_code for _ in range(POOL_SIZE + 2)]
+        assert answers[-1] == 200  # every broken pooled connection replaced, at the latest once used
+        accepted = client.post(
+            f"/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 1},
+            headers=bearer(table["host_token"]),
+        )
+        assert accepted.status_code == 200 and accepted.get_json()["version"] == 1
+    finally:
+        server.stop()

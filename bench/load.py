@@ -1,6 +1,7 @@
 """Load benchmark: tables of phones polling while players act, against a real server.
 
-Starts the companion as users run it (`companion serve`, on a fresh SQLite file), then
+Starts the companion as users run it (`companion serve`, on a fresh SQLite file, or with
+--postgresql a fresh PostgreSQL database), then
 simulates TABLES tables of PHONES phones each. Every phone joins its seat with its QR link
 (a cookie), polls its table every POLL seconds like the pages do, and one player per table
 acts every ACT seconds through the JSON API. Reports requests per second, p50/p95/p99
@@ -8,6 +9,7 @@ latency for polls and actions, errors, and the ratio of the poll path to a bare 
 of the same server (/healthz) measured in the same run.
 
     .venv/bin/python bench/load.py --tables 100 --phones 5 --seconds 60
+    .venv/bin/python bench/load.py --tables 100 --phones 5 --seconds 60 --postgresql start
 
 A benchmark, not a test: the figures depend on the machine and what else it is doing.
 """
@@ -200,8 +202,48 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+# Several servers on one database sign cookies with one key (README "Beyond one machine").
+SHARED_SECRET_KEY = os.urandom(16).hex()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class PostgreSQL:
+    """The PostgreSQL the benchmarks run on: `url` names a running server (a database on
+    it that may create databases), or "start" starts a throwaway one as the tests do
+    (tests/databases.py), with PostgreSQL's durable defaults."""
+
+    def __init__(self, url: str):
+        sys.path.insert(0, str(ROOT / "tests"))
+        from databases import PostgresServer
+
+        self.started = PostgresServer(durable=True).start() if url == "start" else None
+        self.admin = self.started.url() if self.started else url
+        self.count = 0
+
+    def new_database(self) -> str:
+        import psycopg
+
+        self.count += 1
+        name = f"companion_bench_{os.getpid()}_{self.count}"
+        with psycopg.connect(self.admin, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.admin.rsplit("/", 1)[0] + "/" + name
+
+    def stop(self) -> None:
+        if self.started is not None:
+            self.started.stop()
+
+
 def start_server(port: int, database: str, serve_options: list[str]) -> subprocess.Popen:
-    env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_INSTANCE": str(Path(database).parent)}
+    """`companion serve` on `database` (a SQLite file or a PostgreSQL URL), its data in a
+    folder of its own."""
+    folder = str(Path(database).parent) if not database.startswith("postgresql://") else tempfile.mkdtemp(prefix="companion-bench-")
+    env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_INSTANCE": folder, "COMPANION_SECRET_KEY": SHARED_SECRET_KEY}
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), *serve_options],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -257,23 +299,30 @@ def main() -> None:
         "--processes", type=int, help="passed on to `companion serve` (default: its own, one per core)"
     )
     parser.add_argument("--threads", type=int, help="passed on to `companion serve` (default: its own)")
+    parser.add_argument(
+        "--postgresql", metavar="URL", help='run on PostgreSQL: a server\'s URL (a fresh database is made on it), or "start"'
+    )
     args = parser.parse_args()
-    server = None
+    server = postgresql = None
     if args.port == 0:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            args.port = probe.getsockname()[1]
-        folder = tempfile.mkdtemp(prefix="companion-bench-")
+        args.port = free_port()
         serve_options = [
             f"--{name}={value}" for name, value in (("processes", args.processes), ("threads", args.threads)) if value is not None
         ]
-        server = start_server(args.port, os.path.join(folder, "bench.sqlite3"), serve_options)
+        if args.postgresql:
+            postgresql = PostgreSQL(args.postgresql)
+            database = postgresql.new_database()
+        else:
+            database = os.path.join(tempfile.mkdtemp(prefix="companion-bench-"), "bench.sqlite3")
+        server = start_server(args.port, database, serve_options)
     try:
         figures = asyncio.run(main_async(args))
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=10)
+        if postgresql is not None:
+            postgresql.stop()
     print(json.dumps(figures, indent=2))
 
 

@@ -1,8 +1,9 @@
 """Push benchmark: how soon a change reaches every other phone, and at what cost, with the
 phones holding Server-Sent Events connections and, for comparison, with them polling.
 
-Starts the companion as users run it (`companion serve`, on a fresh SQLite file) for each
-mode in turn. TABLES tables of PHONES phones: every phone joins its seat with its QR link
+Starts the companion as users run it (`companion serve`, on a fresh SQLite file, or with
+--postgresql on a fresh PostgreSQL database and --servers N servers on it) for each mode
+in turn. TABLES tables of PHONES phones: every phone joins its seat with its QR link
 (a cookie); in `push` mode it holds the table page's connection (GET /t/<id>/events) and
 reads the tables pushed on it, in `poll` mode it polls every 2 s as the pages did. One player
 per table acts every ACT seconds (2 to 6 s by default) through the JSON API. Reported per
@@ -13,6 +14,10 @@ memory (all its processes, read from /proc).
 
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60
     .venv/bin/python bench/push.py --tables 1000 --phones 5 --seconds 60 --act 10 --modes push
+    .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --postgresql start --servers 2
+
+With several servers, a table's phones are spread over them (phone n of table t on server
+(t + n) mod N, its actor on server t mod N), so most changes cross from one server to another.
 
 A benchmark, not a test: the figures depend on the machine and what else it is doing.
 """
@@ -26,14 +31,13 @@ import os
 import random
 import re
 import resource
-import socket
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import REQUEST_TIMEOUT, Connection, next_action, percentile, start_server  # noqa: E402
+from load import REQUEST_TIMEOUT, Connection, PostgreSQL, free_port, next_action, percentile, start_server  # noqa: E402
 
 
 PUSHED_TABLE = re.compile(rb"event: table\nid: (\d+)\n")
@@ -73,17 +77,22 @@ async def join(port: int, table_id: str, join_url: str) -> Connection:
     return phone
 
 
-async def set_up(port: int, phones: int):
-    setup = Connection("127.0.0.1", port)
+async def set_up(ports: list[int], number: int, phones: int):
+    """Table `number`: created on its server, each phone joined on its own (see above)."""
+    setup = Connection("127.0.0.1", ports[number % len(ports)])
     _, data = await setup.request("POST", "/api/tables", {"game": "pickomino", "players": [f"P{i}" for i in range(phones)]})
     created = json.loads(data)
-    joined = [await join(port, created["id"], seat["join_url"]) for seat in created["seats"]]
+    joined = [
+        await join(ports[(number + seat) % len(ports)], created["id"], entry["join_url"])
+        for seat, entry in enumerate(created["seats"])
+    ]
     return created["id"], created["host_token"], joined
 
 
-async def held_connection(port: int, phone: Connection, table_id: str, figures: Figures, deadline: float) -> None:
-    """A phone's table page: one held connection, each pushed table's version noted."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+async def held_connection(phone: Connection, table_id: str, figures: Figures, deadline: float) -> None:
+    """A phone's table page: one held connection (to the server it joined), each pushed
+    table's version noted."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", phone.port)
     writer.write(
         f"GET /t/{table_id}/events?v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {phone.cookie}\r\n"
         "Accept: text/event-stream\r\n\r\n".encode()
@@ -179,10 +188,14 @@ async def bare(port: int, figures: Figures, deadline: float) -> None:
         await asyncio.sleep(0.2)
 
 
-def server_usage(pid: int) -> tuple[float, int]:
-    """CPU seconds (user + system) and resident memory (bytes) of the server and its workers."""
+def server_usage(servers: list[int]) -> tuple[float, int]:
+    """CPU seconds (user + system) and resident memory (bytes) of the servers and their
+    workers (not PostgreSQL's)."""
     ticks, page = os.sysconf("SC_CLK_TCK"), os.sysconf("SC_PAGE_SIZE")
-    pids = [pid] + [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    pids = [
+        process for pid in servers
+        for process in [pid] + [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    ]
     cpu, memory = 0.0, 0
     for process in pids:
         fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
@@ -191,31 +204,33 @@ def server_usage(pid: int) -> tuple[float, int]:
     return cpu, memory
 
 
-async def run(mode: str, port: int, pid: int, args) -> dict:
+async def run(mode: str, ports: list[int], pids: list[int], args) -> dict:
     figures = Figures()
     tables = []
     for start in range(0, args.tables, 50):  # set up in batches: not measured
-        tables += await asyncio.gather(*(set_up(port, args.phones) for _ in range(start, min(args.tables, start + 50))))
+        tables += await asyncio.gather(*(set_up(ports, number, args.phones) for number in range(start, min(args.tables, start + 50))))
     deadline = time.monotonic() + args.seconds
-    jobs = [bare(port, figures, deadline)]
-    for table_id, host_token, phones in tables:
-        jobs.append(acting(port, table_id, host_token, figures, deadline, args.act))
+    jobs = [bare(port, figures, deadline) for port in ports]
+    for number, (table_id, host_token, phones) in enumerate(tables):
+        jobs.append(acting(ports[number % len(ports)], table_id, host_token, figures, deadline, args.act))
         for phone in phones[1:]:  # the other phones of the table: the actor's own is the API
             if mode == "push":
-                jobs.append(held_connection(port, phone, table_id, figures, deadline))
+                jobs.append(held_connection(phone, table_id, figures, deadline))
             else:
                 jobs.append(polling(phone, table_id, figures, deadline, 2.0))
-    cpu_before, _ = server_usage(pid)
+    cpu_before, _ = server_usage(pids)
     started = time.monotonic()
     await asyncio.gather(*jobs)
     elapsed = time.monotonic() - started
-    cpu_after, memory = server_usage(pid)
+    cpu_after, memory = server_usage(pids)
 
     def summary(values: list[float]) -> dict:
         return {"count": len(values), **{f"p{p}_ms": round(percentile(values, p), 1) for p in (50, 95, 99)}}
 
     return {
         "mode": mode,
+        "database": "postgresql" if args.postgresql else "sqlite",
+        "servers": len(ports),
         "tables": args.tables,
         "phones": args.phones,
         "seconds": round(elapsed, 1),
@@ -236,21 +251,36 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--act", type=float, default=4.0, help="mean seconds between two actions at one table")
     parser.add_argument("--modes", default="push,poll", help="push, poll, or both (default)")
+    parser.add_argument(
+        "--postgresql", metavar="URL", help='run on PostgreSQL: a server\'s URL (a fresh database is made on it), or "start"'
+    )
+    parser.add_argument("--servers", type=int, default=1, help="companion servers on the one database (PostgreSQL)")
+    parser.add_argument("--processes", type=int, help="passed on to each `companion serve` (default: its own, one per core)")
     args = parser.parse_args()
+    if args.servers > 1 and not args.postgresql:
+        parser.error("several servers share one database on PostgreSQL: add --postgresql")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of connections
+    postgresql = PostgreSQL(args.postgresql) if args.postgresql else None
+    serve_options = [] if args.processes is None else [f"--processes={args.processes}"]
     results = []
-    for mode in args.modes.split(","):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        folder = tempfile.mkdtemp(prefix="companion-push-bench-")
-        server = start_server(port, os.path.join(folder, "bench.sqlite3"), [])
-        try:
-            results.append(asyncio.run(run(mode, port, server.pid, args)))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    try:
+        for mode in args.modes.split(","):
+            if postgresql is not None:
+                database = postgresql.new_database()
+            else:
+                database = os.path.join(tempfile.mkdtemp(prefix="companion-push-bench-"), "bench.sqlite3")
+            ports = [free_port() for _ in range(args.servers)]
+            servers = [start_server(port, database, serve_options) for port in ports]
+            try:
+                results.append(asyncio.run(run(mode, ports, [server.pid for server in servers], args)))
+            finally:
+                for server in servers:
+                    server.terminate()
+                    server.wait(timeout=30)
+    finally:
+        if postgresql is not None:
+            postgresql.stop()
     if len(results) == 2 and results[1]["server_cpu_seconds"]:
         results.append({"push_cpu_to_poll_cpu": round(results[0]["server_cpu_seconds"] / results[1]["server_cpu_seconds"], 2)})
     print(json.dumps(results, indent=2))

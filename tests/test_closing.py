@@ -10,6 +10,10 @@ import re
 from played import act, bearer, create, host_phone, joined, play_pickomino
 
 from companion.tables.db import connect
+from databases import on_both_databases
+
+# Closing tables and the store's queries under them, on SQLite and on PostgreSQL alike.
+database = on_both_databases()
 
 
 def close(phone, table_id: str):

@@ -10,6 +10,10 @@ import re
 import pytest
 
 from played import bearer, create, joined
+from databases import on_both_databases
+
+# Going back, redoing, and the store's log queries under them, on SQLite and on PostgreSQL alike.
+database = on_both_databases()
 
 W = "worm"
 

@@ -8,6 +8,10 @@ import html
 import re
 
 from played import PICKOMINO_SCORES, Table, create, csrf_of, host_phone, play_pickomino
+from databases import on_both_databases
+
+# Game nights (rematch chains) and the store's queries under them, on SQLite and on PostgreSQL alike.
+database = on_both_databases()
 
 
 def rematch(host, table: Table) -> Table:

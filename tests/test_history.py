@@ -11,6 +11,10 @@ import sqlite3
 from companion import create_app
 from companion.tables.db import MIGRATIONS, connect
 from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
+from databases import on_both_databases
+
+# The history and players' pages and the store's queries under them, on SQLite and on PostgreSQL alike.
+database = on_both_databases()
 
 NAME_KEY_MIGRATION = 4  # MIGRATIONS[4] gives the seats their name_key
 

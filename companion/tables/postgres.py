@@ -180,6 +180,12 @@ class Database:
     def close(self) -> None:
         self.give_back(self.conn)
 
+    def __enter__(self) -> "Database":
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
 
 class Pool:
     """psycopg's connection pool for one process. Under the push server (gevent) every

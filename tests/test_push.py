@@ -234,3 +234,36 @@ def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connectio
     counting.kill()
     assert written.value > 10  # the other greenlets ran while the writer waited
     assert writer.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 2000  # SQLite's wait is back
+
+
+def test_push_server_sends_each_part_of_an_answer_at_once_without_waiting_for_an_ack():
+    """TCP_NODELAY on every connection of the push server: with Nagle's algorithm, an
+    answer's second part waited for the phone's delayed ACK (40 ms) whenever the phone
+    sent its next request right after the last answer."""
+    import socket
+
+    from gevent import socket as green_socket
+    from gevent.pywsgi import WSGIServer
+
+    from companion.server.cli import push_handler
+
+    options = []
+
+    class Recording(push_handler()):
+        def run_application(self) -> None:
+            options.append(self.socket.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            super().run_application()
+
+    def application(environ, start_response):
+        start_response("204 No Content", [])
+        return [b""]
+
+    server = WSGIServer(("127.0.0.1", 0), application, log=None, handler_class=Recording)
+    server.start()
+    try:
+        with green_socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as client:
+            client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert client.recv(1024).startswith(b"HTTP/1.1 204")
+    finally:
+        server.stop()
+    assert options == [1]

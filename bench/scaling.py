@@ -5,8 +5,10 @@ Each configuration starts its companion servers as users run them (`companion se
 a fresh database. TABLES tables, each with one player entering actions back to back (the
 next as soon as the last was answered, through the JSON API, on the table's server:
 table t on server t mod N). Reported per configuration: actions saved per second, the
-actions' round trip p50/p99, refusals and errors, and the ratio of each configuration's
-throughput to the first one's, all from one run of the script.
+actions' round trip p50/p99, refusals and errors, how busy the machine's cores were and
+how much of them the servers and the load generator took (the rest is PostgreSQL's and
+the system's), and the ratio of each configuration's throughput to the first one's, all
+from one run of the script.
 
     .venv/bin/python bench/scaling.py --postgresql start --seconds 20
 
@@ -24,6 +26,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -31,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import REQUEST_TIMEOUT, Connection, PostgreSQL, free_port, next_action, percentile, start_server  # noqa: E402
+from push import server_usage  # noqa: E402
 
 DEFAULT_CONFIGURATIONS = "postgresql:1x1,postgresql:2x1,postgresql:1x2,postgresql:2x2,sqlite:1x1,sqlite:1x2"
 
@@ -62,19 +66,40 @@ async def player(port: int, deadline: float, latencies: list[float], outcomes: d
             state = json.loads(data)
 
 
-async def measure(ports: list[int], tables: int, seconds: float) -> dict:
+def machine_times() -> tuple[int, int]:
+    """(busy, total) clock ticks of every core since boot (/proc/stat)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def measure(ports: list[int], pids: list[int], tables: int, seconds: float) -> dict:
     latencies: list[float] = []
     outcomes: dict[str, int] = {}
     deadline = time.monotonic() + seconds
+    busy_before, total_before = machine_times()
+    servers_before, _ = server_usage(pids)
+    generator_before = own_cpu_seconds()
     started = time.monotonic()
     await asyncio.gather(*(player(ports[number % len(ports)], deadline, latencies, outcomes) for number in range(tables)))
     elapsed = time.monotonic() - started
+    busy_after, total_after = machine_times()
+    servers_after, _ = server_usage(pids)
     return {
         "actions": len(latencies),
         "actions_per_second": round(len(latencies) / elapsed, 1),
         "action_p50_ms": round(percentile(latencies, 50), 1),
         "action_p99_ms": round(percentile(latencies, 99), 1),
         "refused_or_failed": outcomes,
+        # where the machine's cores went: all of it busy means the cores are the limit
+        "machine_busy_share": round((busy_after - busy_before) / (total_after - total_before), 2),
+        "servers_cores": round((servers_after - servers_before) / elapsed, 2),
+        "load_generator_cores": round((own_cpu_seconds() - generator_before) / elapsed, 2),
     }
 
 
@@ -101,7 +126,7 @@ def main() -> None:
             ports = [free_port() for _ in range(servers)]
             started = [start_server(port, database, [f"--processes={processes}"]) for port in ports]
             try:
-                figures = asyncio.run(measure(ports, args.tables, args.seconds))
+                figures = asyncio.run(measure(ports, [server.pid for server in started], args.tables, args.seconds))
             finally:
                 for server in started:
                     server.terminate()

@@ -6,6 +6,7 @@ same companion on PostgreSQL (postgres.py).
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
@@ -211,6 +212,7 @@ def migrate(path: str | Path, pragmas: dict[str, str | int] | None = None) -> No
 STORAGE_FAILURE_CODES = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN}
 
 
+@functools.cache
 def storage_errors() -> tuple[type[BaseException], ...]:
     """The exceptions among which storage failures are (is_storage_failure tells which)."""
     return (sqlite3.OperationalError, *postgres.storage_errors())

@@ -17,6 +17,7 @@ acting on one table never lose an update.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -132,6 +133,7 @@ def _psycopg():
     return psycopg
 
 
+@functools.cache
 def storage_errors() -> tuple[type[BaseException], ...]:
     """What PostgreSQL answers when it cannot be reached or used (the server down, the
     connection lost): the storage failing, not a bug in a query. Empty without psycopg."""

@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 
@@ -255,5 +256,25 @@ def test_postgresql_gone_is_a_503_with_a_sentence_and_the_companion_recovers_whe
             headers=bearer(table["host_token"]),
         )
         assert accepted.status_code == 200 and accepted.get_json()["version"] == 1
+    finally:
+        server.stop()
+
+
+def test_while_postgresql_is_unreachable_a_push_server_process_keeps_answering_its_other_connections(tmp_path):
+    """A request waiting for a database connection that cannot be had waits gevent's way:
+    the same process (one here) answers other requests meanwhile."""
+    server = PostgresServer().start()
+    try:
+        with running_companion(tmp_path, server.new_database(), processes=1) as companion:
+            table = requests.post(companion + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+            server.run(str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "fast", "stop")
+            for _ in range(POOL_SIZE):  # every pooled connection found broken, and dropped
+                assert requests.get(f"{companion}/api/tables/{table['id']}", timeout=30).status_code == 503
+            waiting = ThreadPoolExecutor(1).submit(requests.get, f"{companion}/api/tables/{table['id']}", timeout=30)
+            time.sleep(0.5)  # it now waits for a connection that cannot be made
+            answered_meanwhile = requests.get(f"{companion}/healthz", timeout=30).status_code
+            still_waiting = not waiting.done()
+            assert waiting.result().status_code == 503
+            assert answered_meanwhile == 204 and still_waiting
     finally:
         server.stop()

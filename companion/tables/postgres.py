@@ -215,14 +215,31 @@ class Pool:
         )
 
     def take(self) -> Database:
-        if self.gate is not None:
-            self.gate.acquire()
-        try:
+        if self.gate is None:
             return Database(self.url, self.pool.getconn(), self.give_back)
+        self.gate.acquire()
+        try:
+            return Database(self.url, self._green_getconn(), self.give_back)
         except BaseException:
-            if self.gate is not None:
-                self.gate.release()
+            self.gate.release()
             raise
+
+    def _green_getconn(self):
+        """A connection, waiting gevent's way: when none can be had at once (PostgreSQL
+        unreachable, the pool making new ones), the pool is asked again every 50 ms and the
+        process' other connections go on meanwhile, instead of one wait of up to
+        POOL_WAIT_SECONDS in the pool's thread lock that would hold them all."""
+        import gevent
+        from psycopg_pool import PoolTimeout
+
+        deadline = time.monotonic() + POOL_WAIT_SECONDS
+        while True:
+            try:
+                return self.pool.getconn(timeout=0.001)
+            except PoolTimeout:
+                if time.monotonic() >= deadline:
+                    raise
+                gevent.sleep(0.05)
 
     def give_back(self, connection) -> None:
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.tables import service
+from companion.tables import service, store
 from companion.tables.db import get_db
 from companion.web import views
 from databases import on_both_databases
@@ -173,3 +173,32 @@ def test_rule_6_undo_at_the_end_of_the_game_reopens_it(db):
     view = views.table_view(service.undo(db, table_id, host))
     assert (view["status"], view["current_seat"], view["ranking"]) == ("playing", 1, None)
     assert view["state"]["turn"]["total"] == 21
+
+
+def test_rule_6_a_version_replayed_later_is_the_table_as_it_was_at_that_version(table):
+    """A phone that read version v and then replays the log may read it after another
+    write (another server process): what it replays is still version v's table."""
+    states = {0: table.load().state}
+    for face, count in ((W, 2), (4, 2)):
+        acted = table.act(table.seats[0], {"type": "set_aside", "face": face, "count": count})
+        states[acted.version] = acted.state
+    undone = table.undo(table.seats[0])  # version 3: the 4s undone
+    states[undone.version] = undone.state
+    table.act(table.seats[0], {"type": "set_aside", "face": 3, "count": 2})  # version 4, after all of them
+    row = store.table_row(table.db, table.id)
+    names = store.seat_names(table.db, table.id)
+    for version, state in states.items():
+        assert service.replay(table.db, table.load().game, row, names, version) == state
+    assert states[2] != states[3] == states[1]
+
+
+def test_rule_6_what_can_be_redone_at_a_version_stays_what_it_was(table):
+    table.act(table.seats[0], {"type": "set_aside", "face": W, "count": 2})
+    table.act(table.seats[0], {"type": "set_aside", "face": 4, "count": 2})
+    offered_at_3 = service.redo_offer(table.db, table.undo(table.seats[0]), table.seats[0])
+    assert [event["action"]["face"] for event in offered_at_3] == [4]
+    service.redo(table.db, table.id, table.seats[0])  # version 4: nothing left to redo
+    assert service.redo_offer(table.db, table.load(), table.seats[0]) == []
+    assert [event["action"]["face"] for event in store.redoable(table.db, table.id, as_of=3)] == [4]
+    assert store.redoable(table.db, table.id, as_of=2) == []  # the undo had not happened yet
+    assert [event["action"]["face"] for event in store.redoable(table.db, table.id, as_of=4)] == []

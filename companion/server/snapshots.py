@@ -50,12 +50,13 @@ _by_database_lock = threading.Lock()
 
 
 def for_database(path: str | Path, kind: str = "states") -> RecentlyUsed:
-    """What is kept for one database file: its "states" by (table id, version), or its
-    "outcomes" by (table id, seq). Neither ever changes once written: an undo makes a new
-    version, and an event's outcome depends only on the events before it, which stay."""
+    """What is kept for one database file: its "states" and the undone actions that are
+    "redoable", by (table id, version), or its "outcomes" by (table id, seq). None ever
+    changes once written: an undo makes a new version, and an event's outcome depends only
+    on the events before it, which stay."""
     key = (str(path), kind)
     found = _by_database.get(key)
     if found is None:
         with _by_database_lock:
-            found = _by_database.setdefault(key, RecentlyUsed(STATES_KEPT if kind == "states" else OUTCOMES_KEPT))
+            found = _by_database.setdefault(key, RecentlyUsed(OUTCOMES_KEPT if kind == "outcomes" else STATES_KEPT))
     return found

@@ -145,6 +145,7 @@ def connect(
     db = sqlite_utils.Database(conn)
     db.snapshots = snapshots.for_database(path)
     db.outcomes = snapshots.for_database(path, "outcomes")
+    db.redoable = snapshots.for_database(path, "redoable")
     db.pause = pause
     return db
 

@@ -160,6 +160,7 @@ class Database:
         self.give_back = give_back
         self.snapshots = snapshots.for_database(url)
         self.outcomes = snapshots.for_database(url, "outcomes")
+        self.redoable = snapshots.for_database(url, "redoable")
         self.pause = None
 
     def execute(self, sql: str, params: Iterable[Any] = ()):

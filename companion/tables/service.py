@@ -241,9 +241,11 @@ def log_length(db, table_id: str) -> int:
     return store.event_count(db, table_id)
 
 
-def replay(db, game: Game, row: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """The table's state: its setup, then every action still in effect."""
-    moves = ((seat, action) for _seq, seat, action in store.moves(db, row["id"]))
+def replay(db, game: Game, row: dict[str, Any], names: list[str], version: int | None = None) -> dict[str, Any]:
+    """The table's state at `version` (the row's, unless told): its setup, then every
+    action in effect at that version."""
+    as_of = row["version"] if version is None else version
+    moves = ((seat, action) for _seq, seat, action in store.moves(db, row["id"], as_of))
     return game.replay(game.setup(names, row["options"], row["deal"]), moves)
 
 
@@ -447,7 +449,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
             )
         version = table.version + 1
         store.mark_undone_from(db, table_id, target["seq"], version)
-        _save(db, table, replay(db, table.game, table.row, table.names), version)
+        _save(db, table, replay(db, table.game, table.row, table.names, version), version)
     db.snapshots.put((table_id, table.version), table.state)
     return table
 
@@ -539,8 +541,13 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
     (`line`, a Text)."""
     if table.row.get("rematch_id") is not None or viewer.anonymous or is_closed(table):
         return []
+    # what can be redone at a version never changes: every phone of the table shares it
+    pending = db.redoable.get((table.id, table.version))
+    if pending is None:
+        pending = store.redoable(db, table.id, as_of=table.version)
+        db.redoable.put((table.id, table.version), pending)
     offer = []
-    for event in store.redoable(db, table.id):
+    for event in pending:
         if not viewer.host and viewer.seat != event["seat"]:
             break
         offer.append({**event, "line": table.game.describe_action(table.state, event["seat"], event["action"])})

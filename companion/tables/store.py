@@ -181,26 +181,59 @@ def find_seat_token(db, token: str) -> tuple[str, int] | None:
     return None if row is None else (row[0], row[1])
 
 
-def moves(db, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
+# The log as it was at a table version: an event's seq is the version it made, and an undo
+# marks the events it undid with the version it made (undone_version; none on events undone
+# before that column existed, which count as undone). A reader that read the table's version
+# and then its log reads them apart, and another process may write in between: reading the
+# log as of that version keeps what it computes true of the version it is kept under.
+IN_EFFECT_AS_OF = "seq <= ? AND (undone = 0 OR undone_version > ?)"
+
+
+def moves(db, table_id: str, as_of: int | None = None) -> list[tuple[int, int, dict[str, Any]]]:
     """The actions still in effect, in order, as (seq, seat, action): what replay feeds
-    the engine."""
-    rows = db.execute(
-        "SELECT seq, seat, action FROM events WHERE table_id = ? AND undone = 0 ORDER BY seq", [table_id]
-    )
+    the engine. With `as_of`, those in effect at that table version."""
+    if as_of is None:
+        rows = db.execute(
+            "SELECT seq, seat, action FROM events WHERE table_id = ? AND undone = 0 ORDER BY seq", [table_id]
+        )
+    else:
+        rows = db.execute(
+            f"SELECT seq, seat, action FROM events WHERE table_id = ? AND {IN_EFFECT_AS_OF} ORDER BY seq",
+            [table_id, as_of, as_of],
+        )
     return [(seq, seat, json.loads(action)) for seq, seat, action in rows]
+
+
+EVENT_COLUMNS = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of"
 
 
 def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]:
     """The whole log in order, or only its `latest` events."""
-    columns = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of"
     if latest is None:
-        rows = db.execute(f"SELECT {columns} FROM events WHERE table_id = ? ORDER BY seq", [table_id])
+        rows = db.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? ORDER BY seq", [table_id])
     else:
         rows = db.execute(
-            f"SELECT * FROM (SELECT {columns} FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT ?) AS latest"
+            f"SELECT * FROM (SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT ?) AS latest"
             " ORDER BY seq",
             [table_id, latest],
         )
+    return _event_dicts(rows)
+
+
+def events_as_of(db, table_id: str, version: int) -> list[dict[str, Any]]:
+    """The whole log as it was at table `version`: the later events left out, and the
+    undos made after it not made yet."""
+    not_yet = "undone_version > ?"
+    rows = db.execute(
+        f"SELECT seq, seat, by_host, action, CASE WHEN {not_yet} THEN 0 ELSE undone END, at,"
+        f" CASE WHEN {not_yet} THEN NULL ELSE undone_at END, CASE WHEN {not_yet} THEN NULL ELSE undone_version END,"
+        " redo_of FROM events WHERE table_id = ? AND seq <= ? ORDER BY seq",
+        [version, version, version, table_id, version],
+    )
+    return _event_dicts(rows)
+
+
+def _event_dicts(rows) -> list[dict[str, Any]]:
     return [
         {
             "seq": seq,
@@ -217,13 +250,14 @@ def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]
     ]
 
 
-def redoable(db, table_id: str) -> list[dict[str, Any]]:
+def redoable(db, table_id: str, as_of: int | None = None) -> list[dict[str, Any]]:
     """The undone actions that can be entered again, in order: the log's appends and undos
     replayed in the order they happened (an event's seq is the version it made, an undo's
     is its undone_version). An undo puts the actions it undid in front of the list; a redo
     takes its action out; an action entered anew takes the place of the first one (the
-    correction of the line gone back to), so what follows can be redone on top of it."""
-    log = events(db, table_id)
+    correction of the line gone back to), so what follows can be redone on top of it.
+    With `as_of`, what could be redone at that table version."""
+    log = events(db, table_id) if as_of is None else events_as_of(db, table_id, as_of)
     by_seq = {event["seq"]: event for event in log}
     undos: dict[int, list[dict[str, Any]]] = {}
     for event in log:

@@ -178,6 +178,32 @@ def test_push_a_change_made_between_reading_the_table_and_waiting_is_not_missed(
         assert notifier.wait(table_id, (1, None), timeout=0.1) is False  # up to date: it waits
 
 
+def test_push_the_notifier_wakes_just_the_tables_that_moved_however_many_moved_at_once(tmp_path):
+    """Several tables moved by one write between two checks all wake their phones; a table
+    that did not move keeps its phones waiting, and so does a moved one nobody here follows."""
+    database = str(tmp_path / "companion.sqlite3")
+    client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
+    tables = [client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"] for _ in range(4)]
+    moved, still, unfollowed = tables[:2], tables[2], tables[3]
+    notifier = Notifier(database, check_seconds=0.005)
+    script = (
+        "import sqlite3, sys\n"
+        "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "connection.execute('BEGIN IMMEDIATE')\n"
+        "for table_id in sys.argv[2:]:\n"
+        "    connection.execute('UPDATE game_tables SET version = version + 1 WHERE id = ?', [table_id])\n"
+        "connection.execute('COMMIT')\n"
+    )
+    with notifier.watching(moved[0]), notifier.watching(moved[1]), notifier.watching(still):
+        gevent.sleep(0.05)  # the watcher has looked once
+        writer = gevent.spawn_later(0.1, subprocess.run, [sys.executable, "-c", script, database, *moved, unfollowed], check=True)
+        assert notifier.wait(moved[0], (0, None), timeout=20) is True
+        assert notifier.wait(moved[1], (0, None), timeout=20) is True
+        writer.join()
+        assert notifier.wait(still, (0, None), timeout=0.2) is False
+        assert unfollowed not in notifier.known
+
+
 def test_push_a_rematch_wakes_the_phones_of_the_finished_table(tmp_path):
     """A rematch does not move the old table's version; it still wakes its phones, which
     are led to their new seats."""

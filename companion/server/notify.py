@@ -3,8 +3,10 @@
 A write in any server process must reach the connections (Server-Sent Events) held by
 every other. No broker of our own: SQLite itself tells. `PRAGMA data_version` on an idle
 connection changes whenever another connection (of this process or another) commits; one
-watcher per process reads it every few tens of milliseconds and, when it moved, reads the
-versions of just the tables followed here, and wakes those whose version moved.
+watcher per process reads it every few milliseconds and, when it moved, reads the tables
+moved since it last looked (a trigger numbers every move: game_tables.moved, by an index)
+and wakes the phones here that follow those. A check costs ~20 µs whatever the number of
+tables; a write, one indexed read of the few tables it moved.
 
 On PostgreSQL (several companion servers on one database) the database tells: every
 write that moves a table sends NOTIFY with the table's id when it commits (store.announce),
@@ -87,14 +89,20 @@ class Notifier:
         connection = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
         try:
             seen = connection.execute("PRAGMA data_version").fetchone()[0]
+            last_move = connection.execute("SELECT coalesce(max(moved), 0) FROM game_tables").fetchone()[0]
             # what changed since the first connections read their tables, before this ran
             self._wake_moved(self._read(connection, list(self.watched)))
             while True:
                 gevent.sleep(self.check_seconds)
                 now = connection.execute("PRAGMA data_version").fetchone()[0]
-                if now != seen and self.watched:
+                if now != seen:
                     seen = now
-                    self._wake_moved(self._read(connection, list(self.watched)))
+                    moved = connection.execute(
+                        "SELECT id, version, rematch_id, moved FROM game_tables WHERE moved > ? ORDER BY moved", [last_move]
+                    ).fetchall()
+                    if moved:
+                        last_move = moved[-1][3]
+                        self._wake_moved(row[:3] for row in moved if row[0] in self.watched)
         finally:
             connection.close()
 

@@ -115,6 +115,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE events ADD COLUMN redo_of INTEGER;
     ALTER TABLE game_tables ADD COLUMN closed_at TEXT;
     """,
+    # The order tables moved in: whatever moves a table's version or rematch (an action, an
+    # undo, a rematch, closing, or a hand at the sqlite3 prompt) numbers the move, so each
+    # server process' notifier reads just the tables moved since it last looked
+    # (companion/server/notify.py), not every table its phones follow.
+    """
+    ALTER TABLE game_tables ADD COLUMN moved INTEGER;
+    CREATE INDEX game_tables_by_move ON game_tables (moved);
+    CREATE TRIGGER game_tables_move AFTER UPDATE OF version, rematch_id ON game_tables
+    BEGIN
+        UPDATE game_tables SET moved = (SELECT coalesce(max(moved), 0) + 1 FROM game_tables) WHERE id = NEW.id;
+    END;
+    """,
 ]
 
 
@@ -199,13 +211,25 @@ def migrate(path: str | Path, pragmas: dict[str, str | int] | None = None) -> No
         db.conn.execute("BEGIN IMMEDIATE")
         version = db.conn.execute("PRAGMA user_version").fetchone()[0]
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            for statement in script.split(";"):
-                if statement.strip():
-                    db.conn.execute(statement)
+            for statement in statements(script):
+                db.conn.execute(statement)
             db.conn.execute(f"PRAGMA user_version = {number}")
         db.conn.execute("COMMIT")
     finally:
         db.conn.close()
+
+
+def statements(script: str) -> list[str]:
+    """A migration's statements, one by one: split at each `;` that ends a statement (a
+    trigger's body holds several)."""
+    found, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                found.append(pending)
+            pending = ""
+    return found
 
 
 # What a failing disk or file system makes SQLite answer (primary result codes): the disk is

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import gevent
 import requests
@@ -141,26 +142,105 @@ def test_push_after_a_rematch_the_phone_is_led_to_its_new_seat(push_server):
     stream.close()
 
 
-def test_push_the_notifier_wakes_a_waiter_when_another_process_writes(tmp_path):
-    """The cross-process wake-up alone: a write by another process (a separate Python)
-    moves SQLite's data_version, and the waiting greenlet here is woken."""
-    database = str(tmp_path / "companion.sqlite3")
+def new_table_in(database: str) -> dict:
     client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
-    table_id = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"]
-    notifier = Notifier(database)
-    with notifier.watching(table_id):
-        writer = gevent.spawn_later(0.2, subprocess.run, [sys.executable, "-c", BUMP, database, table_id], check=True)
-        assert notifier.wait(table_id, (0, None), timeout=20) is True
-        writer.join()
-    with notifier.watching("NOSUCH"):
-        assert notifier.wait("NOSUCH", (0, None), timeout=0.1) is False  # nothing moved it: the wait times out
+    return client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
 
 
+def quick_notifier(database: str) -> Notifier:
+    """One that looks every 5 ms whatever rings: for the tests of what it reads, not of what
+    wakes it."""
+    return Notifier(database, check_seconds=0.005, unrung_seconds=0.005)
+
+
+# Another process (a separate Python) enters an action as the companion does: its write
+# rings the database's doorbell once committed.
+ACT = (
+    "import sys\n"
+    "from companion import create_app\n"
+    "client = create_app({'DATABASE': sys.argv[1], 'SECRET_KEY': 'test', 'TESTING': True}).test_client()\n"
+    "response = client.post(f'/api/tables/{sys.argv[2]}/actions', json={'type': 'set_aside', 'face': 'worm', 'count': 2},"
+    " headers={'Authorization': 'Bearer ' + sys.argv[3]})\n"
+    "assert response.status_code == 200, response.get_data(as_text=True)\n"
+)
+
+# A hand at the sqlite3 prompt: a write that rings nothing.
 BUMP = (
     "import sqlite3, sys\n"
     "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
     "connection.execute('UPDATE game_tables SET version = version + 1 WHERE id = ?', [sys.argv[2]])\n"
 )
+
+
+def test_push_the_notifier_wakes_a_waiter_when_another_process_writes(tmp_path):
+    """The cross-process wake-up alone: another process' action rings the doorbell after
+    its commit, and the greenlet waiting here is woken at once (the notifier's own look is
+    a minute away here, so only the ring can wake it in time)."""
+    database = str(tmp_path / "companion.sqlite3")
+    table = new_table_in(database)
+    notifier = Notifier(database, check_seconds=60, unrung_seconds=60)
+    with notifier.watching(table["id"]):
+        gevent.sleep(0.05)  # the watcher listens
+        writer = gevent.spawn(subprocess.run, [sys.executable, "-c", ACT, database, table["id"], table["host_token"]], check=True)
+        assert notifier.wait(table["id"], (0, None), timeout=30) is True
+        writer.join()
+        assert writer.successful(), writer.exception
+    with notifier.watching("NOSUCH"):
+        assert notifier.wait("NOSUCH", (0, None), timeout=0.1) is False  # nothing moved it: the wait times out
+
+
+def test_push_a_write_that_rings_nothing_still_reaches_the_phones(tmp_path):
+    """A write made by another hand (the sqlite3 prompt) does not ring: the notifier's own
+    look finds it."""
+    database = str(tmp_path / "companion.sqlite3")
+    table_id = new_table_in(database)["id"]
+    notifier = Notifier(database, check_seconds=60, unrung_seconds=0.05)
+    with notifier.watching(table_id):
+        gevent.sleep(0.05)
+        writer = gevent.spawn(subprocess.run, [sys.executable, "-c", BUMP, database, table_id], check=True)
+        assert notifier.wait(table_id, (0, None), timeout=30) is True
+        writer.join()
+
+
+def test_push_without_a_doorbell_the_notifier_asks_sqlite_every_few_milliseconds(tmp_path, monkeypatch):
+    """Where inotify cannot be had (not Linux, a file system that does not tell, a folder
+    nobody may write), the notifier asks SQLite every `check_seconds`."""
+    from companion.server import doorbell
+
+    monkeypatch.setattr(doorbell.Listener, "open", classmethod(lambda cls, path: None))
+    database = str(tmp_path / "companion.sqlite3")
+    table_id = new_table_in(database)["id"]
+    notifier = Notifier(database, check_seconds=0.005, unrung_seconds=60)
+    with notifier.watching(table_id):
+        gevent.sleep(0.05)
+        writer = gevent.spawn(subprocess.run, [sys.executable, "-c", BUMP, database, table_id], check=True)
+        assert notifier.wait(table_id, (0, None), timeout=30) is True
+        writer.join()
+
+
+def test_push_the_doorbell_is_heard_again_after_someone_deleted_it(tmp_path):
+    """The doorbell file lives beside the database, where someone tidying may delete it:
+    the next write that rings makes it again, and the notifiers hear that too."""
+    from companion.server import doorbell
+
+    database = str(tmp_path / "companion.sqlite3")
+    table = new_table_in(database)
+    bell = doorbell.path_for(database)
+    listener = doorbell.Listener.open(bell)
+    assert listener is not None  # Linux, a writable folder
+    try:
+        assert listener.wait(0.05) is False
+        (tmp_path / "unrelated.txt").write_text("x")
+        assert listener.wait(0.05) is False  # another file of the folder is no ring
+        doorbell.ring(bell)
+        assert listener.wait(5) is True
+        Path(bell).unlink()
+        assert listener.wait(0.05) is False  # deleting it is no ring
+        subprocess.run([sys.executable, "-c", ACT, database, table["id"], table["host_token"]], check=True)
+        assert listener.wait(5) is True
+        assert Path(bell).exists()
+    finally:
+        listener.close()
 
 
 def test_push_a_change_made_between_reading_the_table_and_waiting_is_not_missed(tmp_path):
@@ -169,7 +249,7 @@ def test_push_a_change_made_between_reading_the_table_and_waiting_is_not_missed(
     database = str(tmp_path / "companion.sqlite3")
     client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
     table_id = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"]
-    notifier = Notifier(database, check_seconds=0.005)
+    notifier = quick_notifier(database)
     with notifier.watching(table_id):
         read = (0, None)  # what the connection read and sent
         subprocess.run([sys.executable, "-c", BUMP, database, table_id], check=True)
@@ -185,7 +265,7 @@ def test_push_the_notifier_wakes_just_the_tables_that_moved_however_many_moved_a
     client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
     tables = [client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"] for _ in range(4)]
     moved, still, unfollowed = tables[:2], tables[2], tables[3]
-    notifier = Notifier(database, check_seconds=0.005)
+    notifier = quick_notifier(database)
     script = (
         "import sqlite3, sys\n"
         "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
@@ -210,7 +290,7 @@ def test_push_a_rematch_wakes_the_phones_of_the_finished_table(tmp_path):
     database = str(tmp_path / "companion.sqlite3")
     client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
     table_id = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"]
-    notifier = Notifier(database, check_seconds=0.005)
+    notifier = quick_notifier(database)
     script = (
         "import sqlite3, sys\n"
         "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"

@@ -3,10 +3,12 @@
 A write in any server process must reach the connections (Server-Sent Events) held by
 every other. No broker of our own: SQLite itself tells. `PRAGMA data_version` on an idle
 connection changes whenever another connection (of this process or another) commits; one
-watcher per process reads it every few milliseconds and, when it moved, reads the tables
-moved since it last looked (a trigger numbers every move: game_tables.moved, by an index)
-and wakes the phones here that follow those. A check costs ~20 µs whatever the number of
-tables; a write, one indexed read of the few tables it moved.
+watcher per process reads it when the database's doorbell rings (server/doorbell.py: a
+file every write that moved a table touches after its commit, heard through inotify on
+Linux), and by itself every half second, or every 10 ms where there is no doorbell. When
+it moved, the watcher reads the tables moved since it last looked (a trigger numbers every
+move: game_tables.moved, by an index) and wakes the phones here that follow those: one
+indexed read of the few tables a write moved, whatever the number of tables followed.
 
 On PostgreSQL (several companion servers on one database) the database tells: every
 write that moves a table sends NOTIFY with the table's id when it commits (store.announce),
@@ -30,9 +32,15 @@ import gevent
 from gevent.event import Event
 
 from ..tables import postgres
+from . import doorbell
 
 NOTIFIER_NAME = "companion-notifier"  # its application_name, as PostgreSQL's pg_stat_activity shows it
-CHECK_SECONDS = 0.01  # a change reaches a waiting phone within this, plus rendering (a check costs ~20 µs)
+# Without a doorbell, a change reaches a waiting phone within this, plus rendering; each
+# check wakes the process (~0.1 ms of CPU).
+CHECK_SECONDS = 0.01
+# With one, the watcher still looks this often by itself: writes that do not ring (a hand
+# at the sqlite3 prompt) and file systems that do not tell are seen within it.
+UNRUNG_SECONDS = 0.5
 
 
 def for_database(database: str) -> "Notifier":
@@ -43,9 +51,10 @@ class Notifier:
     """One per server process and database: phones wait here for their table to move.
     This one watches a SQLite database."""
 
-    def __init__(self, database: str, check_seconds: float = CHECK_SECONDS):
+    def __init__(self, database: str, check_seconds: float = CHECK_SECONDS, unrung_seconds: float = UNRUNG_SECONDS):
         self.database = database
         self.check_seconds = check_seconds
+        self.unrung_seconds = unrung_seconds
         self.watched: Counter[str] = Counter()  # table id -> how many connections here follow it
         self.waiting: dict[str, Event] = {}  # table id -> the event its waiters share
         # table id -> its (version, rematch) when the watcher last read it
@@ -86,6 +95,7 @@ class Notifier:
         gevent.sleep(seconds)
 
     def _watch(self) -> None:
+        listener = doorbell.Listener.open(doorbell.path_for(self.database))
         connection = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
         try:
             seen = connection.execute("PRAGMA data_version").fetchone()[0]
@@ -93,7 +103,10 @@ class Notifier:
             # what changed since the first connections read their tables, before this ran
             self._wake_moved(self._read(connection, list(self.watched)))
             while True:
-                gevent.sleep(self.check_seconds)
+                if listener is None:
+                    gevent.sleep(self.check_seconds)
+                else:
+                    listener.wait(self.unrung_seconds)
                 now = connection.execute("PRAGMA data_version").fetchone()[0]
                 if now != seen:
                     seen = now
@@ -105,6 +118,8 @@ class Notifier:
                         self._wake_moved(row[:3] for row in moved if row[0] in self.watched)
         finally:
             connection.close()
+            if listener is not None:
+                listener.close()
 
     @staticmethod
     def _read(connection, tables: list[str]) -> list[tuple]:

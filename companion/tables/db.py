@@ -17,7 +17,7 @@ from typing import Callable
 import sqlite_utils
 from flask import current_app, g
 
-from ..server import snapshots
+from ..server import doorbell, snapshots
 from . import postgres, store
 
 BUSY_TIMEOUT_MS = 10_000
@@ -159,6 +159,8 @@ def connect(
     db.outcomes = snapshots.for_database(path, "outcomes")
     db.redoable = snapshots.for_database(path, "redoable")
     db.pause = pause
+    # what a write that moved a table rings once committed (store.write); none to ring frozen
+    db.doorbell = None if frozen else doorbell.path_for(str(path))
     return db
 
 

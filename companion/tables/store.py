@@ -18,6 +18,8 @@ from typing import Any, Callable, Iterator
 
 import sqlite_utils
 
+from ..server import doorbell
+
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -45,6 +47,7 @@ def write(db: sqlite_utils.Database, *table_ids: str) -> Iterator[None]:
         db.conn.execute("BEGIN IMMEDIATE")  # SQLite's busy timeout waits for another writer
     else:
         _begin_pausing(db.conn, pause)
+    db.announced = False
     try:
         yield
         db.conn.execute("COMMIT")
@@ -54,6 +57,8 @@ def write(db: sqlite_utils.Database, *table_ids: str) -> Iterator[None]:
         if db.conn.in_transaction:
             db.conn.execute("ROLLBACK")
         raise
+    if db.announced and getattr(db, "doorbell", None):
+        doorbell.ring(db.doorbell)
 
 
 def _begin_pausing(conn: sqlite3.Connection, pause: Callable[[float], None]) -> None:
@@ -334,9 +339,12 @@ def event_in_effect(db, table_id: str, seq: int) -> dict[str, Any] | None:
 
 def announce(db, table_id: str) -> None:
     """Every server must see that `table_id` moved: PostgreSQL is told (NOTIFY, sent at
-    commit); SQLite's servers see it by themselves (companion/server/notify.py)."""
+    commit); SQLite's servers see it by themselves (companion/server/notify.py), told to
+    look at once by the doorbell the write rings once it has committed (store.write)."""
     if on_postgresql(db):
         db.announce(table_id)
+    else:
+        db.announced = True
 
 
 def update_table(db, table_id: str, version: int, status: str, current_seat: int | None) -> None:

@@ -181,9 +181,17 @@ LOG_LINES_SHOWN = 12
 
 
 def table_context(table: service.Table, viewer: service.Viewer, error: str | None = None) -> dict[str, Any]:
+    """Everything a table page is rendered from: the table in the reader's words, and what
+    this phone may do with it."""
+    return {**situation(table, viewer, error), "table": views.table_view(table, viewer)}
+
+
+def situation(table: service.Table, viewer: service.Viewer, error: str | None = None) -> dict[str, Any]:
+    """What this phone may do with the table, and how its page refreshes: all of the
+    page's context but the table in words (table_view), which a watching phone whose
+    refresh is already rendered never needs."""
     db = get_db()
     whole_log = request.args.get("log") == "all"
-    view = views.table_view(table, viewer)
     actors = [] if service.is_closed(table) else table.game.actors(table.state)
     acting_for = None
     if viewer.seat in actors:
@@ -194,7 +202,6 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
         acting_for = chosen if chosen in actors else actors[0]
     host_choices = actors if viewer.host and viewer.seat not in actors and len(actors) > 1 else []
     return {
-        "table": view,
         "game": table.game,
         "viewer": viewer,
         "acting_for": acting_for,
@@ -223,19 +230,18 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
 
 
 def render_table(table: service.Table, viewer: service.Viewer, error: str | None = None, status: int = 200):
-    context = table_context(table, viewer, error)
     if request.headers.get("HX-Request"):
-        return table_body(context), status
-    return render_template("table.html", **context), status
+        return table_body(table, viewer, error), status
+    return render_template("table.html", **table_context(table, viewer, error)), status
 
 
-def table_body(context: dict[str, Any]) -> str:
+def table_body(table: service.Table, viewer: service.Viewer, error: str | None = None) -> str:
     """The table part of a page, as a refresh (a poll, a push) sends it. A phone that only
     watches (not its turn, nothing to undo or redo, no error) sees what every other watching
     phone of the table sees, in a game that shows them all the same: that is rendered once
     per version and language and shared (after an action, all but one or two phones of a
-    table are watching)."""
-    view, viewer = context["table"], context["viewer"]
+    table are watching), and found before the table is put in words again."""
+    context = situation(table, viewer, error)
     watching = (
         context["game"].watchers_see_the_same_table
         and context["acting_for"] is None
@@ -245,12 +251,12 @@ def table_body(context: dict[str, Any]) -> str:
         and context["error"] is None
     )
     if not watching:
-        return render_template("table_body.html", **context)
+        return render_template("table_body.html", **context, table=views.table_view(table, viewer))
     # a seated phone and a phone that only looks differ after the game (the rematch form)
-    key = ("table", view["id"], view["version"], viewer.seat is not None, *sorted(context["poll_params"].items()))
+    key = ("table", table.id, table.version, viewer.seat is not None, *sorted(context["poll_params"].items()))
     shared = fragments.kept(*key)
     if shared is None:
-        shared = render_template("table_body.html", **context)
+        shared = render_template("table_body.html", **context, table=views.table_view(table, viewer))
         if phone.CSRF_FIELD in shared:
             return shared  # it holds a form for this phone (a rematch): never another's
         fragments.keep(shared, *key)
@@ -264,7 +270,7 @@ def events(table_id: str):
     the phone is led to its new seat."""
 
     def body(db) -> str:
-        return table_body(table_context(service.load(db, table_id), phone.page_viewer(db, table_id)))
+        return table_body(service.load(db, table_id), phone.page_viewer(db, table_id))
 
     def rematch_address(rematch_id: str) -> str | None:
         held = phone.held(table_id)

@@ -51,6 +51,7 @@ class PostgresServer:
         self.port = free_port()
         self.as_postgres = os.geteuid() == 0
         self.names = itertools.count(1)
+        self.databases: list[str] = []
 
     def run(self, *command: str, check: bool = True) -> None:
         prefix = ["runuser", "-u", "postgres", "--"] if self.as_postgres else []
@@ -81,9 +82,12 @@ class PostgresServer:
         name = f"companion_{os.getpid()}_{next(self.names)}"
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
+        self.databases.append(self.url(name))
         return self.url(name)
 
     def stop(self) -> None:
+        for url in self.databases:  # else their pools' workers try to reconnect, and say so, until the run ends
+            postgres.close_pools(url)
         try:
             # (a test may have stopped it already)
             self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop", check=False)

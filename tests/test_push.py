@@ -305,6 +305,22 @@ def test_push_a_rematch_wakes_the_phones_of_the_finished_table(tmp_path):
         assert notifier.wait(table_id, (1, "NEXT"), timeout=0.1) is False
 
 
+def test_push_a_phone_that_read_more_than_the_notifier_has_yet_waits_for_it(tmp_path):
+    """A phone that reconnects may have read the table after a change this process' watcher
+    has not seen yet (a rematch saved through another process): its wait must let the
+    watcher run, not return at once as if there were news, round after round (which froze
+    the whole process: one thread serves all its connections)."""
+    database = str(tmp_path / "companion.sqlite3")
+    table_id = new_table_in(database)["id"]
+    notifier = Notifier(database, check_seconds=60, unrung_seconds=60)
+    with notifier.watching(table_id):
+        gevent.sleep(0.05)  # the watcher has read the table: (0, None)
+        assert notifier.known[table_id] == (0, None)
+        # what the phone read (a rematch the watcher has not seen): nothing is newer than that
+        assert notifier.wait(table_id, (0, "NEXT"), timeout=0.1) is False
+        assert notifier.wait(table_id, (0, None), timeout=0) is False
+
+
 def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connections_go_on(tmp_path):
     """Under the push server one thread serves every connection of a process. A write that
     finds the lock held (by another process, here a second connection) must wait by

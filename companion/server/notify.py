@@ -47,6 +47,14 @@ def for_database(database: str) -> "Notifier":
     return PostgresNotifier(database) if postgres.is_url(database) else Notifier(database)
 
 
+def is_ahead(known: tuple[int, str | None], seen: tuple[int, str | None]) -> bool:
+    """Whether a table read as `known` has moved on from `seen`: a later version, or the same
+    one with its rematch started. Not when the caller read more than the watcher has yet
+    (a rematch the watcher has not seen): that must wait for the watcher, or the caller
+    would go round without ever letting it run."""
+    return known[0] > seen[0] or (known[0] == seen[0] and known[1] is not None and seen[1] is None)
+
+
 class Notifier:
     """One per server process and database: phones wait here for their table to move.
     This one watches a SQLite database."""
@@ -81,7 +89,7 @@ class Notifier:
         rematch) the caller read (True, at once if it already has), or after `timeout`
         seconds (False). Versions only grow, and a rematch once set stays."""
         known = self.known.get(table_id)
-        if known is not None and seen is not None and known != seen and known[0] >= seen[0]:
+        if known is not None and seen is not None and is_ahead(known, seen):
             return True
         event = self.waiting.get(table_id)
         if event is None:

@@ -284,6 +284,28 @@ def test_push_the_notifier_wakes_just_the_tables_that_moved_however_many_moved_a
         assert unfollowed not in notifier.known
 
 
+def test_push_moves_made_after_a_table_was_deleted_by_hand_still_wake_the_phones(tmp_path):
+    """Someone tidies old tables away at the sqlite3 prompt, the one that moved last among
+    them: the moves after it are numbered above every move before, and still seen."""
+    database = str(tmp_path / "companion.sqlite3")
+    kept, tidied = new_table_in(database)["id"], new_table_in(database)["id"]
+    notifier = quick_notifier(database)
+    script = (
+        "import sqlite3, sys\n"
+        "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "connection.execute('PRAGMA foreign_keys = OFF')\n"
+        "connection.execute('DELETE FROM game_tables WHERE id = ?', [sys.argv[2]])\n"
+    )
+    with notifier.watching(kept):
+        subprocess.run([sys.executable, "-c", BUMP, database, kept], check=True)
+        assert notifier.wait(kept, (0, None), timeout=20) is True
+        subprocess.run([sys.executable, "-c", BUMP, database, tidied], check=True)  # the last move so far
+        gevent.sleep(0.1)  # the watcher has seen it
+        subprocess.run([sys.executable, "-c", script, database, tidied], check=True)
+        subprocess.run([sys.executable, "-c", BUMP, database, kept], check=True)
+        assert notifier.wait(kept, (1, None), timeout=20) is True
+
+
 def test_push_a_rematch_wakes_the_phones_of_the_finished_table(tmp_path):
     """A rematch does not move the old table's version; it still wakes its phones, which
     are led to their new seats."""

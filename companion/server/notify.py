@@ -6,9 +6,10 @@ connection changes whenever another connection (of this process or another) comm
 watcher per process reads it when the database's doorbell rings (server/doorbell.py: a
 file every write that moved a table touches after its commit, heard through inotify on
 Linux), and by itself every half second, or every 10 ms where there is no doorbell. When
-it moved, the watcher reads the tables moved since it last looked (a trigger numbers every
-move: game_tables.moved, by an index) and wakes the phones here that follow those: one
-indexed read of the few tables a write moved, whatever the number of tables followed.
+it moved, the watcher reads the tables moved since it last looked (a trigger gives every
+move the next number of a counter: game_tables.moved, by an index) and wakes the phones
+here that follow those: one indexed read of the few tables a write moved, whatever the
+number of tables followed.
 
 On PostgreSQL (several companion servers on one database) the database tells: every
 write that moves a table sends NOTIFY with the table's id when it commits (store.announce),
@@ -107,7 +108,7 @@ class Notifier:
         connection = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
         try:
             seen = connection.execute("PRAGMA data_version").fetchone()[0]
-            last_move = connection.execute("SELECT coalesce(max(moved), 0) FROM game_tables").fetchone()[0]
+            last_move = connection.execute("SELECT last FROM table_moves").fetchone()[0]
             # what changed since the first connections read their tables, before this ran
             self._wake_moved(self._read(connection, list(self.watched)))
             while True:

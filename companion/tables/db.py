@@ -116,15 +116,20 @@ MIGRATIONS: list[str] = [
     ALTER TABLE game_tables ADD COLUMN closed_at TEXT;
     """,
     # The order tables moved in: whatever moves a table's version or rematch (an action, an
-    # undo, a rematch, closing, or a hand at the sqlite3 prompt) numbers the move, so each
-    # server process' notifier reads just the tables moved since it last looked
-    # (companion/server/notify.py), not every table its phones follow.
+    # undo, a rematch, closing, or a hand at the sqlite3 prompt) takes the next number of a
+    # counter, so each server process' notifier reads just the tables moved since it last
+    # looked (companion/server/notify.py), not every table its phones follow. A counter of
+    # its own, not max(moved) + 1: that would go back when a table is deleted, and the moves
+    # numbered again below what a notifier has seen would never be read.
     """
+    CREATE TABLE table_moves (last INTEGER NOT NULL);
+    INSERT INTO table_moves (last) VALUES (0);
     ALTER TABLE game_tables ADD COLUMN moved INTEGER;
     CREATE INDEX game_tables_by_move ON game_tables (moved);
     CREATE TRIGGER game_tables_move AFTER UPDATE OF version, rematch_id ON game_tables
     BEGIN
-        UPDATE game_tables SET moved = (SELECT coalesce(max(moved), 0) + 1 FROM game_tables) WHERE id = NEW.id;
+        UPDATE table_moves SET last = last + 1;
+        UPDATE game_tables SET moved = (SELECT last FROM table_moves) WHERE id = NEW.id;
     END;
     """,
 ]

@@ -164,12 +164,17 @@ ACT = (
     "assert response.status_code == 200, response.get_data(as_text=True)\n"
 )
 
-# A hand at the sqlite3 prompt: a write that rings nothing.
-BUMP = (
-    "import sqlite3, sys\n"
-    "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-    "connection.execute('UPDATE game_tables SET version = version + 1 WHERE id = ?', [sys.argv[2]])\n"
-)
+BUMP = "UPDATE game_tables SET version = version + 1 WHERE id = ?"
+
+
+def by_hand(database: str, statement: str, *values: str) -> None:
+    """A hand at the sqlite3 prompt, in another process: a write that rings nothing."""
+    script = (
+        "import sqlite3, sys\n"
+        "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "connection.execute(sys.argv[2], sys.argv[3:])\n"
+    )
+    subprocess.run([sys.executable, "-c", script, database, statement, *values], check=True)
 
 
 def test_push_the_notifier_wakes_a_waiter_when_another_process_writes(tmp_path):
@@ -189,33 +194,43 @@ def test_push_the_notifier_wakes_a_waiter_when_another_process_writes(tmp_path):
         assert notifier.wait("NOSUCH", (0, None), timeout=0.1) is False  # nothing moved it: the wait times out
 
 
+def assert_woken_by_a_write_that_rings_nothing(notifier: Notifier, database: str, table_id: str) -> None:
+    with notifier.watching(table_id):
+        gevent.sleep(0.05)  # the watcher has looked once
+        writer = gevent.spawn(by_hand, database, BUMP, table_id)
+        assert notifier.wait(table_id, (0, None), timeout=30) is True
+        writer.join()
+
+
 def test_push_a_write_that_rings_nothing_still_reaches_the_phones(tmp_path):
     """A write made by another hand (the sqlite3 prompt) does not ring: the notifier's own
     look finds it."""
     database = str(tmp_path / "companion.sqlite3")
     table_id = new_table_in(database)["id"]
     notifier = Notifier(database, check_seconds=60, unrung_seconds=0.05)
-    with notifier.watching(table_id):
-        gevent.sleep(0.05)
-        writer = gevent.spawn(subprocess.run, [sys.executable, "-c", BUMP, database, table_id], check=True)
-        assert notifier.wait(table_id, (0, None), timeout=30) is True
-        writer.join()
+    assert_woken_by_a_write_that_rings_nothing(notifier, database, table_id)
 
 
-def test_push_without_a_doorbell_the_notifier_asks_sqlite_every_few_milliseconds(tmp_path, monkeypatch):
+def test_push_without_a_doorbell_the_notifier_asks_sqlite_every_few_milliseconds(tmp_path, monkeypatch, caplog):
     """Where inotify cannot be had (not Linux, a file system that does not tell, a folder
-    nobody may write), the notifier asks SQLite every `check_seconds`."""
+    nobody may write), the notifier asks SQLite every `check_seconds`, and on Linux says so."""
     from companion.server import doorbell
 
     monkeypatch.setattr(doorbell.Listener, "open", classmethod(lambda cls, path: None))
     database = str(tmp_path / "companion.sqlite3")
     table_id = new_table_in(database)["id"]
     notifier = Notifier(database, check_seconds=0.005, unrung_seconds=60)
-    with notifier.watching(table_id):
-        gevent.sleep(0.05)
-        writer = gevent.spawn(subprocess.run, [sys.executable, "-c", BUMP, database, table_id], check=True)
-        assert notifier.wait(table_id, (0, None), timeout=30) is True
-        writer.join()
+    assert_woken_by_a_write_that_rings_nothing(notifier, database, table_id)
+    assert "phones are woken by a look every 5 ms instead" in caplog.text
+
+
+def test_push_a_doorbell_that_cannot_be_rung_costs_the_write_nothing_and_is_said_once(tmp_path, caplog):
+    from companion.server import doorbell
+
+    bell = str(tmp_path / "gone" / "companion.sqlite3-moved")  # its folder is not there
+    doorbell.ring(bell)
+    doorbell.ring(bell)
+    assert caplog.text.count("Cannot ring") == 1
 
 
 def test_push_the_doorbell_is_heard_again_after_someone_deleted_it(tmp_path):
@@ -252,7 +267,7 @@ def test_push_a_change_made_between_reading_the_table_and_waiting_is_not_missed(
     notifier = quick_notifier(database)
     with notifier.watching(table_id):
         read = (0, None)  # what the connection read and sent
-        subprocess.run([sys.executable, "-c", BUMP, database, table_id], check=True)
+        by_hand(database, BUMP, table_id)
         gevent.sleep(0.2)  # the watcher runs and reads version 1 before anyone waits
         assert notifier.wait(table_id, read, timeout=0) is True
         assert notifier.wait(table_id, (1, None), timeout=0.1) is False  # up to date: it waits
@@ -290,19 +305,13 @@ def test_push_moves_made_after_a_table_was_deleted_by_hand_still_wake_the_phones
     database = str(tmp_path / "companion.sqlite3")
     kept, tidied = new_table_in(database)["id"], new_table_in(database)["id"]
     notifier = quick_notifier(database)
-    script = (
-        "import sqlite3, sys\n"
-        "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-        "connection.execute('PRAGMA foreign_keys = OFF')\n"
-        "connection.execute('DELETE FROM game_tables WHERE id = ?', [sys.argv[2]])\n"
-    )
     with notifier.watching(kept):
-        subprocess.run([sys.executable, "-c", BUMP, database, kept], check=True)
+        by_hand(database, BUMP, kept)
         assert notifier.wait(kept, (0, None), timeout=20) is True
-        subprocess.run([sys.executable, "-c", BUMP, database, tidied], check=True)  # the last move so far
+        by_hand(database, BUMP, tidied)  # the last move so far
         gevent.sleep(0.1)  # the watcher has seen it
-        subprocess.run([sys.executable, "-c", script, database, tidied], check=True)
-        subprocess.run([sys.executable, "-c", BUMP, database, kept], check=True)
+        by_hand(database, "DELETE FROM game_tables WHERE id = ?", tidied)  # its seats stay: SQLite checks no keys by default
+        by_hand(database, BUMP, kept)
         assert notifier.wait(kept, (1, None), timeout=20) is True
 
 
@@ -313,15 +322,10 @@ def test_push_a_rematch_wakes_the_phones_of_the_finished_table(tmp_path):
     client = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True}).test_client()
     table_id = client.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()["id"]
     notifier = quick_notifier(database)
-    script = (
-        "import sqlite3, sys\n"
-        "connection = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-        "connection.execute(\"UPDATE game_tables SET rematch_id = 'NEXT' WHERE id = ?\", [sys.argv[2]])\n"
-    )
     with notifier.watching(table_id):
-        subprocess.run([sys.executable, "-c", BUMP, database, table_id], check=True)
+        by_hand(database, BUMP, table_id)
         assert notifier.wait(table_id, (0, None), timeout=20) is True
-        writer = gevent.spawn_later(0.1, subprocess.run, [sys.executable, "-c", script, database, table_id], check=True)
+        writer = gevent.spawn_later(0.1, by_hand, database, "UPDATE game_tables SET rematch_id = 'NEXT' WHERE id = ?", table_id)
         assert notifier.wait(table_id, (1, None), timeout=20) is True
         writer.join()
         assert notifier.wait(table_id, (1, "NEXT"), timeout=0.1) is False

@@ -13,6 +13,7 @@ and container mounts). Elsewhere than Linux the notifier asks SQLite every 10 ms
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import struct
 import sys
@@ -36,10 +37,23 @@ def ring(path: str) -> None:
     except FileNotFoundError:
         try:
             open(path, "a").close()  # deleted by someone tidying up: made again, which rings too
-        except OSError:
-            pass
-    except OSError:
-        pass  # not ours to touch, a folder gone read-only: the notifiers' own looks find the write
+        except OSError as error:
+            _cannot_ring(path, error)
+    except OSError as error:
+        _cannot_ring(path, error)
+
+
+_told: set[str] = set()
+
+
+def _cannot_ring(path: str, error: OSError) -> None:
+    """Not ours to touch (made by another user), a folder gone read-only: the write is saved
+    all the same, and the notifiers' own looks find it within half a second. Said once."""
+    if path not in _told:
+        _told.add(path)
+        logging.getLogger("companion").warning(
+            "Cannot ring %s (%s): phones may see changes up to half a second late.", path, error.strerror
+        )
 
 
 class Listener:

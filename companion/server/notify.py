@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import sys
 from collections import Counter
 from contextlib import contextmanager
 from typing import Iterable, Iterator
@@ -104,9 +105,15 @@ class Notifier:
         gevent.sleep(seconds)
 
     def _watch(self) -> None:
-        listener = doorbell.Listener.open(doorbell.path_for(self.database))
         connection = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
+        listener = None
         try:
+            listener = doorbell.Listener.open(doorbell.path_for(self.database))
+            if listener is None and sys.platform.startswith("linux"):
+                logging.getLogger("companion").warning(
+                    "Cannot listen for %s: phones are woken by a look every %g ms instead.",
+                    doorbell.path_for(self.database), self.check_seconds * 1000,
+                )
             seen = connection.execute("PRAGMA data_version").fetchone()[0]
             last_move = connection.execute("SELECT last FROM table_moves").fetchone()[0]
             # what changed since the first connections read their tables, before this ran

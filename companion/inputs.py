@@ -37,6 +37,19 @@ class InputError(MalformedAction):
 TOO_LARGE = N_("A number in this request is too large: numbers go up to %(max)s.", max=NUMBER_LIMIT)
 
 
+# --- a table page's id ----------------------------------------------------------------------
+PAGE_ID_LENGTH = 16  # secrets.token_urlsafe(12)
+_PAGE_ID_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def page_id(typed: str | None) -> str | None:
+    """The id a table page was given when it was rendered (web/pages.py), as its taps and
+    its held connection send it back; anything else is no page."""
+    if typed is None or len(typed) != PAGE_ID_LENGTH or not _PAGE_ID_CHARACTERS.issuperset(typed):
+        return None
+    return typed
+
+
 # --- numbers ------------------------------------------------------------------------------
 def whole_number(typed: str | None) -> int | None:
     """A whole number typed in a form field: decimal digits (of any script, as Python reads

@@ -238,6 +238,37 @@
     if (pushing && event.detail.elt.classList.contains("poller")) event.preventDefault();
   });
 
+  // Versions only go forward: a table older than the one shown (a tap's answer overtaken by
+  // a newer push or poll) is not swapped in.
+  function shownVersion() {
+    const table = document.getElementById("table");
+    return table ? Number(table.dataset.version) : -1;
+  }
+  function isOlder(html) {
+    const found = /data-version="(\d+)"/.exec((html || "").slice(0, 1000));
+    return found !== null && Number(found[1]) < shownVersion();
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    if (target && target.id === "table" && isOlder(event.detail.serverResponse)) event.detail.shouldSwap = false;
+  });
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    if (event.detail && isOlder(event.detail.data)) event.preventDefault();
+  });
+
+  // The held connection does not send back a version this page's own tap made (the tap's
+  // answer brings it). A tap whose answer did not come (the network dropped it, the server
+  // failed) may still have been saved: the page asks for its table at once.
+  function askAfterLostAnswer(event) {
+    const source = event.detail.elt;
+    const poller = document.querySelector("#table .poller");
+    if (!poller || !source || !source.closest || !source.closest("#table form")) return;
+    htmx.ajax("GET", poller.getAttribute("hx-get"), { target: "#table", swap: "outerHTML" });
+  }
+  ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, askAfterLostAnswer);
+  });
+
   // Your turn: when this phone's player must act (their dice turn, their writing, their
   // final count), the title says so, the phone vibrates, and a short sound plays if the
   // player switched sounds on.

@@ -6,9 +6,12 @@ rematch it is led to its new seat. Real HTTP against the server as users run it.
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import gevent
 import requests
@@ -114,6 +117,70 @@ def test_push_renders_the_table_for_the_phone_that_listens(push_server):
     assert 'id="controls"' not in bruno and "data-must-act" not in bruno
     assert bruno == caio and "csrf_token" not in bruno
     for stream in streams:
+        stream.close()
+
+
+class TablePage:
+    """A table page as a phone's browser holds it: its own id and the session's CSRF token,
+    which its taps send as htmx sends them."""
+
+    def __init__(self, url: str, table_id: str, phone: requests.Session):
+        self.url, self.table_id, self.phone = url, table_id, phone
+        html = phone.get(f"{url}/t/{table_id}", timeout=10).text
+        self.page_id = re.search(r'"X-Companion-Page": "([^"]+)"', html).group(1)
+        self.csrf = re.search(r'"X-CSRF-Token": "([^"]+)"', html).group(1)
+        assert f"page={self.page_id}" in re.search(r'sse-connect="([^"]+)"', html).group(1)
+
+    def listen(self, version: int) -> Stream:
+        stream = Stream(f"{self.url}/t/{self.table_id}/events?v={version}&page={self.page_id}", session=self.phone)
+        assert stream.next_event()["event"] == "hello"
+        return stream
+
+    def tap(self, action: dict, version: int) -> str:
+        headers = {"HX-Request": "true", "X-CSRF-Token": self.csrf, "X-Companion-Page": self.page_id}
+        form = {"action": json.dumps(action), "expected_version": str(version)}
+        answer = self.phone.post(f"{self.url}/t/{self.table_id}/act", data=form, headers=headers, timeout=10)
+        assert answer.status_code == 200, answer.text
+        return answer.text
+
+
+def test_push_a_page_is_not_sent_back_the_version_its_own_tap_made(push_server):
+    """The tap's answer brought that version to the page already: sending it again on the
+    page's held connection rendered the tapping phone's table (its controls) twice."""
+    table = new_table(push_server)
+    ana = requests.Session()
+    ana.get(table["seats"][0]["join_url"], timeout=10)
+    tapping, other_tab = TablePage(push_server, table["id"], ana), TablePage(push_server, table["id"], ana)
+    assert tapping.page_id != other_tab.page_id
+    streams = [tapping.listen(0), other_tab.listen(0)]
+    assert 'data-version="1"' in tapping.tap({"type": "set_aside", "face": "worm", "count": 2}, 0)
+    act(push_server, table, {"type": "set_aside", "face": 3, "count": 2})  # the host, through the API
+    # the same phone's other page gets both versions; the tapping page only the one it did not make
+    assert [streams[1].next_table()["id"], streams[1].next_table()["id"]] == ["1", "2"]
+    assert streams[0].next_table()["id"] == "2"
+    # a page that reconnects from before its own tap is not sent the tap's version either
+    streams[0].close()
+    assert 'data-version="3"' in tapping.tap({"type": "stop"}, 2)
+    behind = Stream(f"{push_server}/t/{table['id']}/events?v=2&page={tapping.page_id}", session=ana)
+    assert behind.next_event()["event"] == "hello"
+    act(push_server, table, {"type": "set_aside", "face": "worm", "count": 1})  # Bruno's turn, entered by the host
+    assert behind.next_table()["id"] == "4"
+    for stream in (behind, streams[1]):
+        stream.close()
+
+
+def test_push_a_page_id_that_is_not_one_is_no_page(push_server):
+    """A garbled id on a held connection or on a tap changes nothing: every version is sent."""
+    table = new_table(push_server)
+    ana = requests.Session()
+    ana.get(table["seats"][0]["join_url"], timeout=10)
+    page = TablePage(push_server, table["id"], ana)
+    for garbled in ("", "x" * 15, "x" * 17, "\u00e9" * 16, "a/b" + "c" * 13):
+        page.page_id = garbled
+        stream = Stream(f"{push_server}/t/{table['id']}/events?v=-1&page={quote(garbled)}", session=ana)
+        version = int(stream.next_table()["id"])
+        page.tap({"type": "set_aside", "face": "worm" if version == 0 else 5 - version, "count": 1}, version)
+        assert stream.next_table()["id"] == str(version + 1)
         stream.close()
 
 

@@ -105,6 +105,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX results_by_player ON results (name_key);
     """,
+    # SQLite's migration 8: the page whose tap made the version (db.py)
+    """
+    ALTER TABLE game_tables ADD COLUMN moved_by_page TEXT;
+    """,
 ]
 
 

@@ -51,10 +51,13 @@ class ServiceError(Exception):
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is asking: a seat (or None), and whether they hold the host token."""
+    """Who is asking: a seat (or None), whether they hold the host token, and for a table
+    page's tap, which page it is (web/session.py: the version it makes need not be pushed
+    back to that page)."""
 
     seat: int | None = None
     host: bool = False
+    page: str | None = None
 
     @property
     def anonymous(self) -> bool:
@@ -211,6 +214,12 @@ def load(db, table_id: str) -> Table:
 def version_and_rematch(db, table_id: str) -> tuple[int, str | None] | None:
     """The cheap "has this table moved, does it exist": its version and rematch, no replay."""
     return store.poll_row(db, table_id)
+
+
+def followed(db, table_id: str) -> tuple[int, str | None, str | None] | None:
+    """What a held connection looks at when woken: the version, the rematch, and the table
+    page whose tap made the version (None when no page's tap did)."""
+    return store.held_row(db, table_id)
 
 
 def game_of(db, table_id: str) -> Game | None:
@@ -377,7 +386,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         version = table.version + 1
         store.append_event(db, table_id, version, seat, viewer.host, action)
         outcome = table.game.describe_outcome(table.state, state, seat, action)
-        _save(db, table, state, version)
+        _save(db, table, state, version, viewer)
     db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh
     db.outcomes.put((table_id, version), (outcome,))  # its log line, for the same refresh
     return table
@@ -449,7 +458,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
             )
         version = table.version + 1
         store.mark_undone_from(db, table_id, target["seq"], version)
-        _save(db, table, replay(db, table.game, table.row, table.names, version), version)
+        _save(db, table, replay(db, table.game, table.row, table.names, version), version, viewer)
     db.snapshots.put((table_id, table.version), table.state)
     return table
 
@@ -498,16 +507,16 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
                 break
             version = table.version + 1
             store.append_event(db, table_id, version, event["seat"], event["by_host"], event["action"], redo_of=event["seq"])
-            _save(db, table, state, version)
+            _save(db, table, state, version, viewer)
             count += 1
     db.snapshots.put((table_id, table.version), table.state)
     return Redone(table, count, stopped)
 
 
-def _save(db, table: Table, state: dict[str, Any], version: int) -> None:
+def _save(db, table: Table, state: dict[str, Any], version: int, viewer: Viewer) -> None:
     game = table.game
     status = "finished" if game.is_finished(state) else "playing"
-    store.update_table(db, table.id, version, status, game.current_seat(state))
+    store.update_table(db, table.id, version, status, game.current_seat(state), viewer.page)
     table.state = state
     table.row = {**table.row, "version": version, "status": status}
 

@@ -347,13 +347,15 @@ def announce(db, table_id: str) -> None:
         db.announced = True
 
 
-def update_table(db, table_id: str, version: int, status: str, current_seat: int | None) -> None:
+def update_table(db, table_id: str, version: int, status: str, current_seat: int | None, page: str | None = None) -> None:
+    """`page`: the table page whose tap made this version (it has it from the tap's answer),
+    or None (the API, another kind of change)."""
     stamp = now()
     finished_at = "COALESCE(finished_at, ?)" if status == "finished" else "NULL"
     db.execute(
-        f"UPDATE game_tables SET version = ?, status = ?, current_seat = ?, updated_at = ?, finished_at = {finished_at}"
-        " WHERE id = ?",
-        [version, status, current_seat, stamp] + ([stamp] if status == "finished" else []) + [table_id],
+        "UPDATE game_tables SET version = ?, status = ?, current_seat = ?, updated_at = ?, moved_by_page = ?,"
+        f" finished_at = {finished_at} WHERE id = ?",
+        [version, status, current_seat, stamp, page] + ([stamp] if status == "finished" else []) + [table_id],
     )
     announce(db, table_id)
 
@@ -363,7 +365,7 @@ def close_table(db, table_id: str) -> None:
     The version moves on, so every phone's next look shows it closed."""
     stamp = now()
     db.execute(
-        "UPDATE game_tables SET closed_at = ?, updated_at = ?, version = version + 1,"
+        "UPDATE game_tables SET closed_at = ?, updated_at = ?, version = version + 1, moved_by_page = NULL,"
         " status = CASE WHEN status = 'finished' THEN status ELSE 'abandoned' END WHERE id = ?",
         [stamp, stamp, table_id],
     )
@@ -424,6 +426,13 @@ def poll_row(db, table_id: str) -> tuple[int, str | None] | None:
     rematch, one indexed lookup, no replay."""
     row = db.execute("SELECT version, rematch_id FROM game_tables WHERE id = ?", [table_id]).fetchone()
     return None if row is None else (row[0], row[1])
+
+
+def held_row(db, table_id: str) -> tuple[int, str | None, str | None] | None:
+    """What a held connection looks at when woken: poll_row and the page whose tap made
+    the version (update_table)."""
+    row = db.execute("SELECT version, rematch_id, moved_by_page FROM game_tables WHERE id = ?", [table_id]).fetchone()
+    return None if row is None else (row[0], row[1], row[2])
 
 
 # --- rematches ------------------------------------------------------------------------------

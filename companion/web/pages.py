@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
@@ -232,7 +233,9 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
 def render_table(table: service.Table, viewer: service.Viewer, error: str | None = None, status: int = 200):
     if request.headers.get("HX-Request"):
         return table_body(table, viewer, error), status
-    return render_template("table.html", **table_context(table, viewer, error)), status
+    # the page's own id: its taps and its held connection carry it (web/push.py)
+    page_id = secrets.token_urlsafe(12)
+    return render_template("table.html", **table_context(table, viewer, error), page_id=page_id), status
 
 
 def table_body(table: service.Table, viewer: service.Viewer, error: str | None = None) -> str:

@@ -2,7 +2,11 @@
 push server): the fresh table as soon as an action changed it, whichever server process
 saved it (companion/notify.py wakes the connection). A page that reconnects says the
 version it shows (Last-Event-ID, or `v`) and catches up at once; after a rematch it is led
-where the caller says. No database connection is held while waiting."""
+where the caller says. No database connection is held while waiting.
+
+A table page says which page it is (`page`, and the same id on its taps): a version its own
+tap made is not sent back, as the tap's answer brought it already. That tap's table was
+the costliest rendering of an action (the tapping phone's own controls), made twice."""
 
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
     if notifier is None:
         abort(404)  # the thread server holds no connections: its pages poll
     seen = inputs.number_or_none(request.headers.get("Last-Event-ID") or request.args.get("v"))
+    page = inputs.page_id(request.args.get("page"))  # a table page's own taps are not sent back
     close_db()
 
     def stream():
@@ -41,18 +46,20 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
             yield f"retry: 2000\n\n{server_sent('hello')}"
             while True:
                 db = get_db()
-                found = service.version_and_rematch(db, table_id)
-                if found is None:
+                followed = service.followed(db, table_id)
+                if followed is None:
                     return
-                version, rematch_id = found
+                version, rematch_id, moved_by_page = followed
+                found = version, rematch_id
                 address = rematch_address(rematch_id) if rematch_id is not None else None
                 if address is not None:
                     close_db()
                     yield server_sent("redirect", address)
                     return
                 sent = None
-                if version != seen:
-                    sent, seen = body(db), version
+                if version != seen and (page is None or moved_by_page != page):
+                    sent = body(db)
+                seen = version  # sent, or the page's own tap brought it in the tap's answer
                 close_db()
                 if sent is not None:
                     yield server_sent("table", sent, version)

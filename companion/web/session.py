@@ -13,12 +13,14 @@ import secrets
 from flask import abort, request, session
 from flask.sessions import SecureCookieSessionInterface
 
+from .. import inputs
 from ..tables import service
 from ..tables.service import Viewer
 
 MAX_TABLES_REMEMBERED = 20
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
+PAGE_HEADER = "X-Companion-Page"  # which table page a tap comes from (web/pages.py)
 
 
 class PhoneSessionInterface(SecureCookieSessionInterface):
@@ -77,7 +79,7 @@ def page_viewer(db, table_id: str) -> Viewer:
     entry = session.get("tables", {}).get(table_id, {})
     host = "host" in entry and service.is_host(db, table_id, entry["host"])
     seat = service.seat_of(db, table_id, entry["seat"]) if "seat" in entry else None
-    return Viewer(seat=seat, host=host)
+    return Viewer(seat=seat, host=host, page=inputs.page_id(request.headers.get(PAGE_HEADER)))
 
 
 def csrf_token() -> str:

@@ -81,3 +81,55 @@ def test_push_the_screen_lock_can_be_switched_off(push_server, new_phone):
     ana.reload()
     expect(ana.locator('[data-setting="awake"]')).not_to_be_checked()
     assert asked(ana)["wakeLock"] == 0
+
+
+# Counts the tables pushed to the page, installed before its scripts run.
+PUSH_COUNTER = """
+window.pushedVersions = [];
+document.addEventListener('htmx:sseBeforeMessage', e => window.pushedVersions.push(e.detail.lastEventId));
+"""
+
+
+def test_push_the_tapping_phone_gets_its_table_once_and_never_an_older_one(push_server, new_phone):
+    """Its tap's answer brings the table: the held connection does not send it again. An
+    answer lost on the way (the tap was saved) is made up for at once, and a table older
+    than the one shown is never swapped in."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    ana.add_init_script(PUSH_COUNTER)
+    ana.reload()
+    bruno = join(new_phone, table["seats"][1]["join_url"])
+    for phone in (ana, bruno):
+        expect(phone.locator("html")).to_have_attribute("data-push", "on")
+
+    ana.locator('label[for="mode-quick"]').tap()
+    ana.locator('label[for="quick-worm"]').tap()
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()  # 2 worms
+    expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+    expect(bruno.locator("#table")).to_have_attribute("data-version", "1")  # pushed to Bruno
+    version_one = ana.request.get(f"{push_server}/t/{table['id']}/poll?v=0", headers={"HX-Request": "true"}).text()
+    requests.post(
+        f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": 3, "count": 2},
+        headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+    )
+    expect(ana.locator("#table")).to_have_attribute("data-version", "2")  # the host's entry: pushed
+    assert ana.evaluate("window.pushedVersions") == ["2"], "the tap's own version came once, in its answer"
+
+    # The next tap is saved, but its answer never reaches the phone.
+    def saved_then_lost(route):
+        route.fetch()
+        route.abort()
+
+    ana.route("**/act", saved_then_lost)
+    ana.locator('label[for="mode-quick"]').tap()
+    ana.locator('label[for="quick-5"]').tap()
+    ana.locator('.counts[data-face="5"] button.count').first.tap()
+    expect(ana.locator("#table")).to_have_attribute("data-version", "3")
+    assert ana.evaluate("window.pushedVersions") == ["2"]
+    ana.unroute("**/act")
+
+    # An answer older than the table shown (overtaken on the way) is not swapped in.
+    ana.route("**/poll?stale", lambda route: route.fulfill(status=200, content_type="text/html", body=version_one))
+    ana.evaluate(f"htmx.ajax('GET', '/t/{table['id']}/poll?stale', {{target: '#table', swap: 'outerHTML'}})")
+    ana.wait_for_timeout(300)
+    expect(ana.locator("#table")).to_have_attribute("data-version", "3")

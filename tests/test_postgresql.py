@@ -263,6 +263,22 @@ def test_postgresql_gone_is_a_503_with_a_sentence_and_the_companion_recovers_whe
         server.stop()
 
 
+def test_after_postgresql_restarted_one_request_finds_the_broken_connections_not_one_each(tmp_path):
+    """The push server opens all its pooled connections up front: a restart of PostgreSQL
+    breaks every one. The first request handed one is answered 503; the pool's others are
+    checked then, so the requests after it are answered as usual."""
+    server = PostgresServer().start()
+    try:
+        with running_companion(tmp_path, server.new_database(), processes=1) as companion:
+            table = requests.post(companion + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+            server.run(str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "fast", "stop")
+            server.start_again()
+            answers = [requests.get(f"{companion}/api/tables/{table['id']}", timeout=30).status_code for _ in range(POOL_SIZE)]
+            assert answers[0] in (200, 503) and answers[1:] == [200] * (POOL_SIZE - 1), answers
+    finally:
+        server.stop()
+
+
 def test_while_postgresql_is_unreachable_a_push_server_process_keeps_answering_its_other_connections(tmp_path):
     """A request waiting for a database connection that cannot be had waits gevent's way:
     the same process (one here) answers other requests meanwhile."""

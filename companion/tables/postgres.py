@@ -248,7 +248,12 @@ class Pool:
 
     def give_back(self, connection) -> None:
         try:
-            self.pool.putconn(connection)
+            self.pool.putconn(connection)  # a broken one is dropped, and another made
+            if connection.broken:
+                # PostgreSQL went away (a restart): the pool's other connections are likely
+                # broken too. Each would fail the request it is handed once; checked now,
+                # the broken ones are replaced before any request gets them.
+                self.pool.check()
         finally:
             if self.gate is not None:
                 self.gate.release()

@@ -6,13 +6,17 @@ Starts the companion as users run it (`companion serve`, on a fresh SQLite file,
 in turn. TABLES tables of PHONES phones: every phone joins its seat with its QR link
 (a cookie); in `push` mode it holds the table page's connection (GET /t/<id>/events) and
 reads the tables pushed on it, in `poll` mode it polls every 2 s as the pages did. One player
-per table acts every ACT seconds (2 to 6 s by default) through the JSON API. Reported per
-mode: the time from an action's answer to each other phone having the change (p50, p95,
-p99; negative when the push overtook the answer), the actions' and the bare endpoint's
-(/healthz) round trips measured in the same run, errors, and the server's CPU time and
-memory (all its processes, read from /proc).
+per table acts every ACT seconds (2 to 6 s by default): with `--actor api` (the default) the
+host enters every action through the JSON API, for the first phone's player, whose phone is
+then left out; with `--actor page` the player in turn taps on their own phone's table page,
+as at a real table, and that page shows the tap's answer. Reported per mode: the time from
+an action's answer to each other phone having the change (p50, p95, p99; negative when the
+push overtook the answer), the actions' and the bare endpoint's (/healthz) round trips
+measured in the same run, errors, tables pushed to a page that showed them already, and the
+server's CPU time and memory (all its processes, read from /proc).
 
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60
+    .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --actor page
     .venv/bin/python bench/push.py --tables 1000 --phones 5 --seconds 60 --act 10 --modes push
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --postgresql start --servers 2
 
@@ -51,6 +55,7 @@ class Figures:
         self.errors: dict[str, int] = {}
         self.answered: dict[tuple[str, int], float] = {}  # (table, version) -> when the action's answer came
         self.early: dict[tuple[str, int], list[float]] = {}  # pushes that came before the answer
+        self.pushed_again = 0  # tables pushed to a page that showed them already
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -70,10 +75,22 @@ class Figures:
             self.seen.append((moment - now) * 1000)
 
 
+PAGE_ID = re.compile(rb'"X-Companion-Page": "([^"]+)"')
+CSRF_TOKEN = re.compile(rb'"X-CSRF-Token": "([^"]+)"')
+TABLE_VERSION = re.compile(rb'data-version="(\d+)"')
+TURN_OF = re.compile(rb'class="status(?: mine)?" data-seat="(\d+)"')
+
+
 async def join(port: int, table_id: str, join_url: str) -> Connection:
+    """A phone that opened its seat's QR link and the table page it leads to: the page's
+    id and the session's CSRF token are kept for its taps, `seen` is the version it shows."""
     phone = Connection("127.0.0.1", port)
     await phone.request("GET", "/j/" + join_url.rsplit("/j/", 1)[1])
-    await phone.request("GET", f"/t/{table_id}")
+    _, page = await phone.request("GET", f"/t/{table_id}")
+    found = PAGE_ID.search(page)  # an older companion's page has no id: every version is pushed to it
+    phone.page_id = found.group(1).decode() if found else ""
+    phone.csrf = CSRF_TOKEN.search(page).group(1).decode()
+    phone.seen = 0
     return phone
 
 
@@ -94,7 +111,7 @@ async def held_connection(phone: Connection, table_id: str, figures: Figures, de
     table's version noted."""
     reader, writer = await asyncio.open_connection("127.0.0.1", phone.port)
     writer.write(
-        f"GET /t/{table_id}/events?v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {phone.cookie}\r\n"
+        f"GET /t/{table_id}/events?v=0&page={phone.page_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {phone.cookie}\r\n"
         "Accept: text/event-stream\r\n\r\n".encode()
     )
     await writer.drain()
@@ -114,7 +131,12 @@ async def held_connection(phone: Connection, table_id: str, figures: Figures, de
             pending += chunk
             found = list(PUSHED_TABLE.finditer(pending))
             for match in found:
-                figures.got(table_id, int(match.group(1)))
+                version = int(match.group(1))
+                if version > phone.seen:
+                    figures.got(table_id, version)
+                    phone.seen = version
+                else:
+                    figures.pushed_again += 1
             if found:
                 pending = pending[found[-1].end():]
             pending = pending[-64:]  # an id cut between two blocks is found with the next one
@@ -127,22 +149,21 @@ async def held_connection(phone: Connection, table_id: str, figures: Figures, de
 
 
 async def polling(phone: Connection, table_id: str, figures: Figures, deadline: float, every: float) -> None:
-    seen = 0
     await asyncio.sleep(random.uniform(0, every))
     while time.monotonic() < deadline:
         try:
             status, data = await asyncio.wait_for(
-                phone.request("GET", f"/t/{table_id}/poll?v={seen}", headers={"HX-Request": "true"}), REQUEST_TIMEOUT
+                phone.request("GET", f"/t/{table_id}/poll?v={phone.seen}", headers={"HX-Request": "true"}), REQUEST_TIMEOUT
             )
         except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
             figures.error(f"poll: {type(error).__name__}")
             await asyncio.sleep(every)
             continue
         if status == 200:
-            version = int(data.split(b'data-version="', 1)[1].split(b'"', 1)[0])
-            for missed in range(seen + 1, version + 1):
+            version = int(TABLE_VERSION.search(data).group(1))
+            for missed in range(phone.seen + 1, version + 1):
                 figures.got(table_id, missed)
-            seen = version
+            phone.seen = max(phone.seen, version)
         elif status != 204:
             figures.error(f"poll: HTTP {status}")
         await asyncio.sleep(every)
@@ -174,6 +195,52 @@ async def acting(port: int, table_id: str, host_token: str, figures: Figures, de
                 state = json.loads(data)
                 figures.answer(table_id, state["version"])
         await asyncio.sleep(act * random.uniform(0.5, 1.5))
+
+
+async def tapping(phones: list[Connection], table_id: str, figures: Figures, deadline: float, act: float) -> None:
+    """`--actor page`: the player in turn taps on their own phone's table page, as players
+    do (a form posted the way htmx posts it, with the page's id); the tap's answer is the
+    fresh table, which that page then shows. The turn's dice are followed here (quick
+    entry, as next_action plays them); whose turn it is, from each answer."""
+    tappers = []
+    for phone in phones:  # a connection of its own for the taps: a polling phone's is busy
+        tapper = Connection("127.0.0.1", phone.port)
+        tapper.cookie = phone.cookie
+        tappers.append(tapper)
+    seat, version, turn = 0, 0, {"kept": [], "dice_left": 8}
+    await asyncio.sleep(random.uniform(0, act))
+    while time.monotonic() < deadline:
+        phone, action = phones[seat], next_action({"state": {"turn": turn}})
+        ended = await tap(tappers[seat], phone, table_id, "act", {"action": json.dumps(action), "expected_version": version}, figures)
+        if ended is not None:
+            version, data = ended
+            if action["type"] == "set_aside":
+                turn = {"kept": turn["kept"] + [{"face": action["face"]}], "dice_left": turn["dice_left"] - action["count"]}
+            elif b"The game is over" in data:  # back to before the last stop, as the host would
+                ended = await tap(tappers[seat], phone, table_id, "undo", {"expected_version": version}, figures)
+                version = ended[0] if ended is not None else version
+            else:
+                seat, turn = int(TURN_OF.search(data).group(1)), {"kept": [], "dice_left": 8}
+        await asyncio.sleep(act * random.uniform(0.5, 1.5))
+
+
+async def tap(tapper: Connection, phone: Connection, table_id: str, what: str, form: dict, figures: Figures):
+    """One tap on `phone`'s table page: the version it made and the answer, or None."""
+    headers = {"HX-Request": "true", "X-CSRF-Token": phone.csrf, "X-Companion-Page": phone.page_id}
+    started = time.perf_counter()
+    try:
+        status, data = await asyncio.wait_for(tapper.request("POST", f"/t/{table_id}/{what}", headers=headers, form=form), REQUEST_TIMEOUT)
+    except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
+        figures.error(f"tap: {type(error).__name__}")
+        return None
+    if status != 200 or b'role="alert"' in data:
+        figures.error(f"tap: HTTP {status}" + (" refused" if status == 200 else ""))
+        return None
+    version = int(TABLE_VERSION.search(data).group(1))
+    phone.seen = max(phone.seen, version)  # the page swaps its answer in
+    figures.answer(table_id, version)
+    figures.action.append((time.perf_counter() - started) * 1000)
+    return version, data
 
 
 async def bare(port: int, figures: Figures, deadline: float) -> None:
@@ -212,8 +279,12 @@ async def run(mode: str, ports: list[int], pids: list[int], args) -> dict:
     deadline = time.monotonic() + args.seconds
     jobs = [bare(port, figures, deadline) for port in ports]
     for number, (table_id, host_token, phones) in enumerate(tables):
-        jobs.append(acting(ports[number % len(ports)], table_id, host_token, figures, deadline, args.act))
-        for phone in phones[1:]:  # the other phones of the table: the actor's own is the API
+        if args.actor == "page":
+            jobs.append(tapping(phones, table_id, figures, deadline, args.act))
+        else:  # the host through the API, for the first phone's player: that phone is left out
+            jobs.append(acting(ports[number % len(ports)], table_id, host_token, figures, deadline, args.act))
+            phones = phones[1:]
+        for phone in phones:
             if mode == "push":
                 jobs.append(held_connection(phone, table_id, figures, deadline))
             else:
@@ -229,6 +300,7 @@ async def run(mode: str, ports: list[int], pids: list[int], args) -> dict:
 
     return {
         "mode": mode,
+        "actor": args.actor,
         "database": "postgresql" if args.postgresql else "sqlite",
         "servers": len(ports),
         "tables": args.tables,
@@ -240,6 +312,7 @@ async def run(mode: str, ports: list[int], pids: list[int], args) -> dict:
         "server_cpu_seconds": round(cpu_after - cpu_before, 1),
         "server_cpu_share_of_a_core": round((cpu_after - cpu_before) / elapsed, 2),
         "server_memory_mb": round(memory / 1e6),
+        "tables_pushed_again": figures.pushed_again,
         "errors": figures.errors,
     }
 
@@ -251,6 +324,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--act", type=float, default=4.0, help="mean seconds between two actions at one table")
     parser.add_argument("--modes", default="push,poll", help="push, poll, or both (default)")
+    parser.add_argument(
+        "--actor", choices=("api", "page"), default="api",
+        help="api: the host enters every action through the JSON API (default); page: the player in turn taps on their phone's table page",
+    )
     parser.add_argument(
         "--postgresql", metavar="URL", help='run on PostgreSQL: a server\'s URL (a fresh database is made on it), or "start"'
     )

@@ -227,15 +227,36 @@
     const source = event.detail.source;
     if (!source || source.companionReady) return;
     source.companionReady = true;
-    ["hello", "ping", "table"].forEach(function (name) { source.addEventListener(name, alive); });
+    ["hello", "ping", "table", "own"].forEach(function (name) { source.addEventListener(name, alive); });
     source.addEventListener("redirect", function (message) { location.assign(message.data); });
+    source.addEventListener("own", ownTap);
   });
   document.addEventListener("htmx:sseError", function () {
     pushing = false;
     document.documentElement.dataset.push = "off";
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (pushing && event.detail.elt.classList.contains("poller")) event.preventDefault();
+    if (pushing && !owed && event.detail.elt.classList.contains("poller")) event.preventDefault();
+  });
+
+  // For a version this page's own tap made, the held connection says just "own": the tap's
+  // answer brings the table. If that answer has not landed a moment later (lost on the
+  // way, or dropped because another phone's change replaced the table while the tap was in
+  // flight), the page asks for its table, and the poller goes on asking, push or not,
+  // until the page has that version.
+  const ANSWER_GRACE_MS = 1500;
+  let owed = 0;
+  function ownTap(message) {
+    const version = Number(message.data);
+    setTimeout(function () {
+      if (shownVersion() >= version) return;
+      owed = Math.max(owed, version);
+      const poller = document.querySelector("#table .poller");
+      if (poller) htmx.ajax("GET", poller.getAttribute("hx-get"), { source: poller, target: "#table", swap: "outerHTML" });
+    }, ANSWER_GRACE_MS);
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    if (owed && shownVersion() >= owed) owed = 0;
   });
 
   // Versions only go forward: a table older than the one shown (a tap's answer overtaken by
@@ -254,19 +275,6 @@
   });
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     if (event.detail && isOlder(event.detail.data)) event.preventDefault();
-  });
-
-  // The held connection does not send back a version this page's own tap made (the tap's
-  // answer brings it). A tap whose answer did not come (the network dropped it, the server
-  // failed) may still have been saved: the page asks for its table at once.
-  function askAfterLostAnswer(event) {
-    const source = event.detail.elt;
-    const poller = document.querySelector("#table .poller");
-    if (!poller || !source || !source.closest || !source.closest("#table form")) return;
-    htmx.ajax("GET", poller.getAttribute("hx-get"), { target: "#table", swap: "outerHTML" });
-  }
-  ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
-    document.addEventListener(name, askAfterLostAnswer);
   });
 
   // Your turn: when this phone's player must act (their dice turn, their writing, their

@@ -132,8 +132,9 @@ MIGRATIONS: list[str] = [
         UPDATE game_tables SET moved = (SELECT last FROM table_moves) WHERE id = NEW.id;
     END;
     """,
-    # The table page whose tap made the table's version, if a page's tap made it: that page
-    # has the version from its tap's answer, so its held connection does not send it again.
+    # The table page whose tap made the table's version, if a page's tap made it (as
+    # "<page id>@<version>", store.page_mark): that page has the version from its tap's
+    # answer, so its held connection does not render and send it again.
     """
     ALTER TABLE game_tables ADD COLUMN moved_by_page TEXT;
     """,

@@ -217,9 +217,14 @@ def version_and_rematch(db, table_id: str) -> tuple[int, str | None] | None:
 
 
 def followed(db, table_id: str) -> tuple[int, str | None, str | None] | None:
-    """What a held connection looks at when woken: the version, the rematch, and the table
-    page whose tap made the version (None when no page's tap did)."""
+    """What a held connection looks at when woken: the version, the rematch, and the mark
+    of the table page whose tap made the version (see made_by_page)."""
     return store.held_row(db, table_id)
+
+
+def made_by_page(mark: str | None, page: str | None, version: int) -> bool:
+    """Whether `page`'s own tap made `version` (`mark`: from followed)."""
+    return page is not None and mark == store.page_mark(page, version)
 
 
 def game_of(db, table_id: str) -> Game | None:

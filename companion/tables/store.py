@@ -349,13 +349,13 @@ def announce(db, table_id: str) -> None:
 
 def update_table(db, table_id: str, version: int, status: str, current_seat: int | None, page: str | None = None) -> None:
     """`page`: the table page whose tap made this version (it has it from the tap's answer),
-    or None (the API, another kind of change)."""
+    or None (the API, another kind of change); kept as page_mark(page, version)."""
     stamp = now()
     finished_at = "COALESCE(finished_at, ?)" if status == "finished" else "NULL"
     db.execute(
         "UPDATE game_tables SET version = ?, status = ?, current_seat = ?, updated_at = ?, moved_by_page = ?,"
         f" finished_at = {finished_at} WHERE id = ?",
-        [version, status, current_seat, stamp, page] + ([stamp] if status == "finished" else []) + [table_id],
+        [version, status, current_seat, stamp, page_mark(page, version)] + ([stamp] if status == "finished" else []) + [table_id],
     )
     announce(db, table_id)
 
@@ -426,6 +426,13 @@ def poll_row(db, table_id: str) -> tuple[int, str | None] | None:
     rematch, one indexed lookup, no replay."""
     row = db.execute("SELECT version, rematch_id FROM game_tables WHERE id = ?", [table_id]).fetchone()
     return None if row is None else (row[0], row[1])
+
+
+def page_mark(page: str | None, version: int) -> str | None:
+    """What game_tables.moved_by_page holds: the page and the version its tap made. With the
+    version in it, a mark left behind by a write that did not clear it (a server of an
+    older version on the same PostgreSQL) never stands for a later version."""
+    return None if page is None else f"{page}@{version}"
 
 
 def held_row(db, table_id: str) -> tuple[int, str | None, str | None] | None:

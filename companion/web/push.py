@@ -4,9 +4,11 @@ saved it (companion/notify.py wakes the connection). A page that reconnects says
 version it shows (Last-Event-ID, or `v`) and catches up at once; after a rematch it is led
 where the caller says. No database connection is held while waiting.
 
-A table page says which page it is (`page`, and the same id on its taps): a version its own
-tap made is not sent back, as the tap's answer brought it already. That tap's table was
-the costliest rendering of an action (the tapping phone's own controls), made twice."""
+A table page says which page it is (`page`, and the same id on its taps): for a version its
+own tap made, the page is sent just `own` and the version, as the tap's answer brings the
+table (that table was the costliest rendering of an action, the tapping phone's own
+controls, made twice). Should the answer never land, the page asks for its table itself
+(static/app.js)."""
 
 from __future__ import annotations
 
@@ -49,7 +51,7 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
                 followed = service.followed(db, table_id)
                 if followed is None:
                     return
-                version, rematch_id, moved_by_page = followed
+                version, rematch_id, mark = followed
                 found = version, rematch_id
                 address = rematch_address(rematch_id) if rematch_id is not None else None
                 if address is not None:
@@ -57,12 +59,15 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
                     yield server_sent("redirect", address)
                     return
                 sent = None
-                if version != seen and (page is None or moved_by_page != page):
-                    sent = body(db)
-                seen = version  # sent, or the page's own tap brought it in the tap's answer
+                if version != seen:
+                    # the page's own tap made it: its answer brings the table, so the page is
+                    # only told (no id: a reconnect asks from the last table it was sent)
+                    own = service.made_by_page(mark, page, version)
+                    sent = server_sent("own", str(version)) if own else server_sent("table", body(db), version)
+                    seen = version
                 close_db()
                 if sent is not None:
-                    yield server_sent("table", sent, version)
+                    yield sent
                 if not notifier.wait(table_id, found, KEEPALIVE_SECONDS):
                     yield server_sent("ping")
 

@@ -91,9 +91,10 @@ document.addEventListener('htmx:sseBeforeMessage', e => window.pushedVersions.pu
 
 
 def test_push_the_tapping_phone_gets_its_table_once_and_never_an_older_one(push_server, new_phone):
-    """Its tap's answer brings the table: the held connection does not send it again. An
-    answer lost on the way (the tap was saved) is made up for at once, and a table older
-    than the one shown is never swapped in."""
+    """Its tap's answer brings the table: the held connection says "own", it does not send
+    the table again. An answer lost on the way (the tap was saved) is made up for: the page
+    asks, and goes on asking while its asking fails. A table older than the one shown is
+    never swapped in."""
     table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
     ana = join(new_phone, table["seats"][0]["join_url"])
     ana.add_init_script(PUSH_COUNTER)
@@ -115,18 +116,31 @@ def test_push_the_tapping_phone_gets_its_table_once_and_never_an_older_one(push_
     expect(ana.locator("#table")).to_have_attribute("data-version", "2")  # the host's entry: pushed
     assert ana.evaluate("window.pushedVersions") == ["2"], "the tap's own version came once, in its answer"
 
-    # The next tap is saved, but its answer never reaches the phone.
+    # The next tap is saved, but its answer never reaches the phone, nor does the page's
+    # first asking for its table.
     def saved_then_lost(route):
         route.fetch()
         route.abort()
 
+    asked_for = []
+
+    def first_asking_lost(route):
+        asked_for.append(route.request.url)
+        route.abort() if len(asked_for) == 1 else route.continue_()
+
     ana.route("**/act", saved_then_lost)
+    ana.route("**/poll?*", first_asking_lost)
     ana.locator('label[for="mode-quick"]').tap()
     ana.locator('label[for="quick-5"]').tap()
     ana.locator('.counts[data-face="5"] button.count').first.tap()
     expect(ana.locator("#table")).to_have_attribute("data-version", "3")
+    assert len(asked_for) >= 2 and all("v=2" in url for url in asked_for)
     assert ana.evaluate("window.pushedVersions") == ["2"]
     ana.unroute("**/act")
+    ana.unroute("**/poll?*")
+    polls_then = len(ana.polls)
+    ana.wait_for_timeout(2500)  # owed nothing now: the poller is quiet again while pushed to
+    assert len(ana.polls) == polls_then
 
     # An answer older than the table shown (overtaken on the way) is not swapped in.
     ana.route("**/poll?stale", lambda route: route.fulfill(status=200, content_type="text/html", body=version_one))

@@ -247,9 +247,10 @@ class Pool:
                 gevent.sleep(0.05)
 
     def give_back(self, connection) -> None:
+        broken = connection.broken  # read first: the pool may close what it drops
         try:
             self.pool.putconn(connection)  # a broken one is dropped, and another made
-            if connection.broken:
+            if broken:
                 # PostgreSQL went away (a restart): the pool's other connections are likely
                 # broken too. Each would fail the request it is handed once; checked now,
                 # the broken ones are replaced before any request gets them.

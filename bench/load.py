@@ -94,6 +94,12 @@ class Connection:
         return status, data
 
 
+async def until(seconds: float, deadline: float) -> None:
+    """Sleep `seconds`, but not past the end of the run: a player's next action due after
+    it (up to 1.5 × ACT) kept runs going, idle, past their measured time."""
+    await asyncio.sleep(max(0.0, min(seconds, deadline - time.monotonic())))
+
+
 class Recorder:
     def __init__(self):
         # "poll" is every poll; "poll 204" and "poll 200" split it: nothing new, or the fresh table
@@ -153,19 +159,19 @@ async def run_table(host, port, args, recorder: Recorder, table, deadline: float
 
     async def poll(phone: Connection):
         seen = 0
-        await asyncio.sleep(random.uniform(0, args.poll))
+        await until(random.uniform(0, args.poll), deadline)
         while time.monotonic() < deadline:
             status, _ = await recorder.timed("poll", phone.request("GET", f"/t/{table_id}/poll?v={seen}", headers={"HX-Request": "true"}), (200, 204))
             if status == 200:
                 seen = current_version[0]
-            await asyncio.sleep(args.poll)
+            await until(args.poll, deadline)
 
     async def act():
         nonlocal table_id, host_token
         actor = Connection(host, port)
         _, data = await actor.request("GET", f"/api/tables/{table_id}")
         state = json.loads(data)
-        await asyncio.sleep(random.uniform(0, args.act))
+        await until(random.uniform(0, args.act), deadline)
         while time.monotonic() < deadline:
             action = next_action(state)
             status, data = await recorder.timed(
@@ -180,7 +186,7 @@ async def run_table(host, port, args, recorder: Recorder, table, deadline: float
                     _, data = await actor.request("POST", f"/api/tables/{table_id}/undo", {}, {"Authorization": f"Bearer {host_token}"})
                     state = json.loads(data)
                     current_version[0] = state["version"]
-            await asyncio.sleep(args.act * random.uniform(0.5, 1.5))
+            await until(args.act * random.uniform(0.5, 1.5), deadline)
 
     current_version = [version]
     await asyncio.gather(act(), *(poll(phone) for phone in phones))
@@ -191,7 +197,7 @@ async def bare(host, port, args, recorder: Recorder, deadline: float):
     connection = Connection(host, port)
     while time.monotonic() < deadline:
         await recorder.timed("bare", connection.request("GET", "/healthz"), (204,))
-        await asyncio.sleep(args.poll / 10)
+        await until(args.poll / 10, deadline)
 
 
 async def generator_lag(recorder: Recorder, deadline: float):

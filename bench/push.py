@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import REQUEST_TIMEOUT, Connection, PostgreSQL, free_port, next_action, percentile, start_server  # noqa: E402
+from load import REQUEST_TIMEOUT, Connection, PostgreSQL, free_port, next_action, percentile, start_server, until  # noqa: E402
 
 
 PUSHED_TABLE = re.compile(rb"event: table\nid: (\d+)\n")
@@ -149,7 +149,7 @@ async def held_connection(phone: Connection, table_id: str, figures: Figures, de
 
 
 async def polling(phone: Connection, table_id: str, figures: Figures, deadline: float, every: float) -> None:
-    await asyncio.sleep(random.uniform(0, every))
+    await until(random.uniform(0, every), deadline)
     while time.monotonic() < deadline:
         try:
             status, data = await asyncio.wait_for(
@@ -157,7 +157,7 @@ async def polling(phone: Connection, table_id: str, figures: Figures, deadline: 
             )
         except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
             figures.error(f"poll: {type(error).__name__}")
-            await asyncio.sleep(every)
+            await until(every, deadline)
             continue
         if status == 200:
             version = int(TABLE_VERSION.search(data).group(1))
@@ -166,14 +166,14 @@ async def polling(phone: Connection, table_id: str, figures: Figures, deadline: 
             phone.seen = max(phone.seen, version)
         elif status != 204:
             figures.error(f"poll: HTTP {status}")
-        await asyncio.sleep(every)
+        await until(every, deadline)
 
 
 async def acting(port: int, table_id: str, host_token: str, figures: Figures, deadline: float, act: float) -> None:
     actor = Connection("127.0.0.1", port)
     _, data = await actor.request("GET", f"/api/tables/{table_id}")
     state = json.loads(data)
-    await asyncio.sleep(random.uniform(0, act))
+    await until(random.uniform(0, act), deadline)
     while time.monotonic() < deadline:
         started = time.perf_counter()
         try:
@@ -194,7 +194,7 @@ async def acting(port: int, table_id: str, host_token: str, figures: Figures, de
                 _, data = await actor.request("POST", f"/api/tables/{table_id}/undo", {}, {"Authorization": f"Bearer {host_token}"})
                 state = json.loads(data)
                 figures.answer(table_id, state["version"])
-        await asyncio.sleep(act * random.uniform(0.5, 1.5))
+        await until(act * random.uniform(0.5, 1.5), deadline)
 
 
 async def tapping(phones: list[Connection], table_id: str, figures: Figures, deadline: float, act: float) -> None:
@@ -208,7 +208,7 @@ async def tapping(phones: list[Connection], table_id: str, figures: Figures, dea
         tapper.cookie = phone.cookie
         tappers.append(tapper)
     seat, version, turn = 0, 0, {"kept": [], "dice_left": 8}
-    await asyncio.sleep(random.uniform(0, act))
+    await until(random.uniform(0, act), deadline)
     while time.monotonic() < deadline:
         phone, action = phones[seat], next_action({"state": {"turn": turn}})
         ended = await tap(tappers[seat], phone, table_id, "act", {"action": json.dumps(action), "expected_version": version}, figures)
@@ -221,7 +221,7 @@ async def tapping(phones: list[Connection], table_id: str, figures: Figures, dea
                 version = ended[0] if ended is not None else version
             else:
                 seat, turn = int(TURN_OF.search(data).group(1)), {"kept": [], "dice_left": 8}
-        await asyncio.sleep(act * random.uniform(0.5, 1.5))
+        await until(act * random.uniform(0.5, 1.5), deadline)
 
 
 async def tap(tapper: Connection, phone: Connection, table_id: str, what: str, form: dict, figures: Figures):
@@ -252,7 +252,7 @@ async def bare(port: int, figures: Figures, deadline: float) -> None:
             figures.bare.append((time.perf_counter() - started) * 1000)
         except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
             figures.error(f"bare: {type(error).__name__}")
-        await asyncio.sleep(0.2)
+        await until(0.2, deadline)
 
 
 def server_usage(servers: list[int]) -> tuple[float, int]:

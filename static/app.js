@@ -243,38 +243,69 @@
   // answer brings the table. If that answer has not landed a moment later (lost on the
   // way, or dropped because another phone's change replaced the table while the tap was in
   // flight), the page asks for its table, and the poller goes on asking, push or not,
-  // until the page has that version.
+  // until the page has that version. A tap still waiting for its answer is waited for.
   const ANSWER_GRACE_MS = 1500;
   let owed = 0;
+  let tapsInFlight = 0;
+  function askForTable() {
+    const poller = document.querySelector("#table .poller");
+    if (poller) htmx.ajax("GET", poller.getAttribute("hx-get"), { source: poller, target: "#table", swap: "outerHTML" });
+  }
+  function askIfOwed(version) {
+    if (shownVersion() >= version) return;
+    if (tapsInFlight > 0) {
+      setTimeout(function () { askIfOwed(version); }, ANSWER_GRACE_MS / 3);
+      return;
+    }
+    owed = Math.max(owed, version);
+    askForTable();
+  }
   function ownTap(message) {
     const version = Number(message.data);
-    setTimeout(function () {
-      if (shownVersion() >= version) return;
-      owed = Math.max(owed, version);
-      const poller = document.querySelector("#table .poller");
-      if (poller) htmx.ajax("GET", poller.getAttribute("hx-get"), { source: poller, target: "#table", swap: "outerHTML" });
-    }, ANSWER_GRACE_MS);
+    setTimeout(function () { askIfOwed(version); }, ANSWER_GRACE_MS);
   }
   document.addEventListener("htmx:afterSettle", function () {
     if (owed && shownVersion() >= owed) owed = 0;
   });
+  // A tap is followed on its request itself: a form the table's replacement took out of the
+  // page no longer tells the document when its answer came. An answer that never came (no
+  // network, a connection that died unnoticed) may hide a saved tap: the page polls again
+  // (the held connection's next word turns push back on) and asks at once.
+  document.addEventListener("htmx:beforeSend", function (event) {
+    const source = event.detail.elt;
+    if (!source || !source.closest || !source.closest("#table form") || !event.detail.xhr) return;
+    tapsInFlight += 1;
+    event.detail.xhr.addEventListener("loadend", function () {
+      tapsInFlight -= 1;
+      if (event.detail.xhr.status === 0) {
+        pushing = false;
+        askForTable();
+      }
+    });
+  });
 
   // Versions only go forward: a table older than the one shown (a tap's answer overtaken by
-  // a newer push or poll) is not swapped in.
+  // a newer push or poll) is not swapped in, nor is a poll's table the page shows already
+  // (an answer that landed while the page asked), which would undo what the player has
+  // begun to enter.
   function shownVersion() {
     const table = document.getElementById("table");
     return table ? Number(table.dataset.version) : -1;
   }
-  function isOlder(html) {
+  function versionIn(html) {
     const found = /data-version="(\d+)"/.exec((html || "").slice(0, 1000));
-    return found !== null && Number(found[1]) < shownVersion();
+    return found === null ? null : Number(found[1]);
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
     const target = event.detail.target;
-    if (target && target.id === "table" && isOlder(event.detail.serverResponse)) event.detail.shouldSwap = false;
+    const incoming = versionIn(event.detail.serverResponse);
+    if (!target || target.id !== "table" || incoming === null) return;
+    const polled = event.detail.elt && event.detail.elt.classList && event.detail.elt.classList.contains("poller");
+    if (incoming < shownVersion() || (polled && incoming === shownVersion())) event.detail.shouldSwap = false;
   });
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
-    if (event.detail && isOlder(event.detail.data)) event.preventDefault();
+    const incoming = versionIn(event.detail && event.detail.data);
+    if (incoming !== null && incoming < shownVersion()) event.preventDefault();
   });
 
   // Your turn: when this phone's player must act (their dice turn, their writing, their

@@ -29,7 +29,7 @@ from databases import PostgresServer, binaries
 from faults.workload import next_action
 from played import assert_error, bearer, rows
 from servers import running_companion
-from test_push import Stream
+from test_push import Stream, TablePage, told
 
 def columns_of_sqlite(path: str) -> dict[str, list[tuple[str, bool]]]:
     with closing(sqlite3.connect(path)) as conn:
@@ -103,6 +103,32 @@ def test_two_servers_on_one_postgresql_a_phone_on_one_sees_an_action_made_throug
                 assert f'data-version="{version}"' in pushed["data"]
         for phone in phones:
             phone.close()
+
+
+def test_two_servers_a_page_tapping_through_one_is_told_own_on_its_connection_to_the_other(postgres_server, tmp_path, monkeypatch):
+    """Behind a load balancer a page's tap and its held connection may reach different
+    servers: the mark of the page's tap is in PostgreSQL, so the other server tells the page
+    "own" instead of rendering the table it has from its tap's answer."""
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "one key for both servers")  # README: "Beyond one machine"
+    url = postgres_server.new_database()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with running_companion(tmp_path / "a", url) as first, running_companion(tmp_path / "b", url) as second:
+        table = requests.post(first + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        ana = requests.Session()
+        ana.get(first + "/j/" + table["seats"][0]["join_url"].rsplit("/j/", 1)[1], timeout=10)
+        page = TablePage(first, table["id"], ana)
+        held = Stream(f"{second}/t/{table['id']}/events?v=0&page={page.page_id}", session=ana)
+        assert held.next_event()["event"] == "hello"
+        assert 'data-version="1"' in page.tap({"type": "set_aside", "face": "worm", "count": 2}, 0)
+        assert told(held) == ("own", "1")
+        response = requests.post(
+            f"{second}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": 3, "count": 1},
+            headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+        )
+        assert response.status_code == 200, response.text
+        assert told(held) == ("table", "2")
+        held.close()
 
 
 def test_twenty_phones_writing_through_two_servers_lose_nothing(postgres_server, tmp_path):

@@ -35,7 +35,7 @@ MAX_SERVER_BODY_BYTES = 1024 * 1024
 
 
 def resource_folder(name: str) -> Path:
-    """templates/ or static/: the checkout's own, or the copy inside the installed package."""
+    """templates/, static/ or docs/: the checkout's own, or the copy inside the installed package."""
     return PROJECT_ROOT / name if FROM_CHECKOUT else PACKAGE / name
 
 

@@ -17,7 +17,7 @@ from ..tables.db import is_storage_failure, storage_errors
 from ..games import GAMES
 from ..games.text import N_
 from ..i18n import render
-from . import api, fragments, game_styles, pages, players, results, screen
+from . import api, fragments, game_styles, pages, players, results, rules, screen
 from . import session as phone
 
 
@@ -36,6 +36,7 @@ def install(app) -> None:
     app.register_blueprint(results.bp)
     app.register_blueprint(screen.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(rules.bp)
     game_styles.install(app)
 
 

@@ -275,6 +275,11 @@
     const source = event.detail.elt;
     if (!source || !source.closest || !source.closest("#table form") || !event.detail.xhr) return;
     tapsInFlight += 1;
+    event.detail.xhr.addEventListener("load", function () {
+      // after htmx's own handling: an answer it swapped in is the table shown now
+      const answered = versionIn(event.detail.xhr.responseText);
+      if (answered !== null && answered <= shownVersion()) keepSentence(event.detail.xhr.responseText);
+    });
     event.detail.xhr.addEventListener("loadend", function () {
       tapsInFlight -= 1;
       if (event.detail.xhr.status === 0) {
@@ -303,6 +308,26 @@
     const polled = event.detail.elt && event.detail.elt.classList && event.detail.elt.classList.contains("poller");
     if (incoming < shownVersion() || (polled && incoming === shownVersion())) event.detail.shouldSwap = false;
   });
+  // A refused tap (or a redo stopped by a rule) whose answer a newer table overtook (not
+  // swapped in, or dropped by htmx as its form had left the page): the newer table stays,
+  // and the answer's sentence is shown in it, where a refusal goes, so the player knows
+  // their tap did not count.
+  function keepSentence(html) {
+    const answer = document.createElement("template");  // inert: nothing in it runs or loads
+    answer.innerHTML = html;
+    const sentence = answer.content.querySelector('.error[role="alert"]');
+    const table = document.getElementById("table");
+    if (!sentence || !table) return;
+    const shown = table.querySelector('.error[role="alert"]');
+    if (shown && shown.textContent === sentence.textContent) return;  // swapped in with its table
+    const controls = table.querySelector("#controls");
+    const after = table.querySelector(".corrections, details.log");
+    if (shown) shown.replaceWith(sentence);
+    else if (controls) controls.prepend(sentence);
+    else if (after) after.before(sentence);
+    else table.append(sentence);
+    sentence.scrollIntoView({ block: "nearest" });
+  }
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     const incoming = versionIn(event.detail && event.detail.data);
     if (incoming !== null && incoming < shownVersion()) event.preventDefault();

@@ -197,3 +197,39 @@ def test_push_a_lost_answer_is_asked_for_even_when_the_held_connection_says_noth
     ana.locator('label[for="quick-worm"]').tap()
     ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
     expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+
+
+def test_push_a_refusal_overtaken_by_a_newer_table_is_still_said(push_server, new_phone):
+    """A tap refused at one version whose answer lands after a newer table was pushed: the
+    newer table stays, and the refusal's sentence is shown in it."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+
+    def host_enters(action):
+        answer = requests.post(
+            f"{push_server}/api/tables/{table['id']}/actions", json=action,
+            headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    expect(ana.locator("html")).to_have_attribute("data-push", "on")
+
+    def refused_then_overtaken(route):
+        host_enters({"type": "set_aside", "face": 3, "count": 2})  # Ana's page is out of date
+        answer = route.fetch()  # refused, with the table at version 1
+        assert answer.status == 409
+        host_enters({"type": "set_aside", "face": 4, "count": 1})  # version 2, pushed
+        expect(ana.locator("#table")).to_have_attribute("data-version", "2")
+        # as the server sent it, less the gzip Playwright has undone already
+        headers = {name: value for name, value in answer.headers.items() if name not in ("content-encoding", "content-length")}
+        route.fulfill(status=answer.status, headers=headers, body=answer.body())
+
+    ana.route("**/act", refused_then_overtaken)
+    ana.locator('label[for="mode-quick"]').tap()
+    ana.locator('label[for="quick-worm"]').tap()
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(
+        "The table has moved on since your page was loaded: nothing was entered. This is the table as it is now."
+    )
+    expect(ana.locator("#table")).to_have_attribute("data-version", "2")
+    expect(ana.locator("#table #controls .error")).to_be_in_viewport()

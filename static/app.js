@@ -247,6 +247,8 @@
   const ANSWER_GRACE_MS = 1500;
   let owed = 0;
   let tapsInFlight = 0;
+  let tapsSent = 0;  // this page's taps, numbered as sent
+  let lastTapAnswered = 0;
   function askForTable() {
     const poller = document.querySelector("#table .poller");
     if (poller) htmx.ajax("GET", poller.getAttribute("hx-get"), { source: poller, target: "#table", swap: "outerHTML" });
@@ -275,10 +277,16 @@
     const source = event.detail.elt;
     if (!source || !source.closest || !source.closest("#table form") || !event.detail.xhr) return;
     tapsInFlight += 1;
+    const tap = ++tapsSent;
     event.detail.xhr.addEventListener("load", function () {
+      // a later tap of this page answered first: this answer's sentence no longer holds
+      if (tap < lastTapAnswered) return;
+      lastTapAnswered = tap;
       // after htmx's own handling: an answer it swapped in is the table shown now
-      const answered = versionIn(event.detail.xhr.responseText);
-      if (answered !== null && answered <= shownVersion()) keepSentence(event.detail.xhr.responseText);
+      const html = event.detail.xhr.responseText;
+      if (!html.includes('role="alert"')) return;
+      const answered = versionIn(html);
+      if (answered !== null && answered <= shownVersion()) keepSentence(html);
     });
     event.detail.xhr.addEventListener("loadend", function () {
       tapsInFlight -= 1;

@@ -233,3 +233,41 @@ def test_push_a_refusal_overtaken_by_a_newer_table_is_still_said(push_server, ne
     )
     expect(ana.locator("#table")).to_have_attribute("data-version", "2")
     expect(ana.locator("#table #controls .error")).to_be_in_viewport()
+
+
+def test_push_a_refusal_answered_after_a_later_tap_counted_is_not_said(push_server, new_phone):
+    """Answers that arrive out of order: a refused tap's answer that lands after a later tap
+    of the same page was answered (and counted) says nothing, as it no longer holds."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    expect(ana.locator("html")).to_have_attribute("data-push", "on")
+    held = []
+
+    def first_refused_and_held(route):
+        if held:
+            route.continue_()
+            return
+        answer = requests.post(
+            f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": 3, "count": 2},
+            headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+        )
+        assert answer.status_code == 200
+        refused = route.fetch()
+        assert refused.status == 409
+        held.append((route, refused))
+
+    ana.route("**/act", first_refused_and_held)
+    ana.locator('label[for="mode-quick"]').tap()
+    ana.locator('label[for="quick-worm"]').tap()
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
+    expect(ana.locator("#table")).to_have_attribute("data-version", "1")  # the host's entry, pushed
+    ana.locator('label[for="mode-quick"]').tap()
+    ana.locator('label[for="quick-worm"]').tap()
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()  # counts: version 2
+    expect(ana.locator("#table")).to_have_attribute("data-version", "2")
+    route, refused = held[0]
+    headers = {name: value for name, value in refused.headers.items() if name not in ("content-encoding", "content-length")}
+    route.fulfill(status=refused.status, headers=headers, body=refused.body())
+    ana.wait_for_timeout(500)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_count(0)
+    expect(ana.locator("#table")).to_have_attribute("data-version", "2")

@@ -64,5 +64,7 @@ def test_heading_ids_are_githubs():
     assert heading_id("The worm-dice turn (Pickomino and Heckmeck Barbecue)") == "the-worm-dice-turn-pickomino-and-heckmeck-barbecue"
     assert heading_id("Twenty One") == "twenty-one"
     assert heading_id("Rolls: `1`..`6`, é") == "rolls-16-é"
+    # markup in a heading is not part of its id: what the reader sees is
+    assert '<h2 id="the-table-option-spot_worms">' in as_html("## The _table_ option [`spot_worms`](#x)")
     used: dict[str, int] = {}
     assert [unique("choices", used) for _ in range(3)] == ["choices", "choices-1", "choices-2"]

@@ -36,7 +36,9 @@ def as_html(text: str) -> Markup:
     used: dict[str, int] = {}
     for opening, inline in zip(tokens, tokens[1:]):
         if opening.type == "heading_open":
-            opening.attrSet("id", unique(heading_id(inline.content), used))
+            # the heading as read (GitHub slugs what it shows, not the markup)
+            shown = "".join(child.content for child in inline.children or [] if child.type in ("text", "code_inline"))
+            opening.attrSet("id", unique(heading_id(shown), used))
     return Markup(markdown.renderer.render(tokens, markdown.options, {}))
 
 

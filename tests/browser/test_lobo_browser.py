@@ -102,3 +102,37 @@ def test_two_phones_one_reveals_the_other_sees_it(new_phone, live_server, shots_
         expect(ranking).to_contain_text("Ana and Bruno tied on 9 points; the larger meadow decided (Ana 9, Bruno 3).")
         expect(ranking.locator(".place").first).to_contain_text("Ana")
     ana.screenshot(path=str(shots_dir / "lobo-ranking.png"), full_page=True)
+
+
+def test_a_correction_being_typed_stays_when_another_phone_enters_its_meadows(new_phone, push_server):
+    """Ana has entered her meadows and is typing a correction when Bruno enters his: her
+    page updates and her typing stays in her form (the rows' id must be one htmx can look up)."""
+    links = start_lobo(new_phone, push_server, ["Ana", "Bruno", "Caio"])
+    ana, bruno = join(new_phone, links["Ana"], "Ana"), join(new_phone, links["Bruno"], "Bruno")
+    errors = []
+    ana.on("pageerror", lambda error: errors.append(str(error)))
+    ana.locator("details.lobo-end summary").tap()
+    ana.get_by_role("button", name="Yes, end the game").tap()
+    expect(bruno.get_by_role("heading", name="Your meadows")).to_be_visible()
+
+    def meadow(phone: Page, row: int):
+        return phone.locator("#table fieldset.meadow-row").nth(row)
+
+    meadow(ana, 0).get_by_label("Sheep").fill("9")
+    meadow(ana, 0).get_by_label("Fenced").check()
+    ana.get_by_role("button", name="Enter the meadows").tap()
+    expect(ana.get_by_role("button", name="Correct the meadows")).to_be_visible()
+    version = ana.locator("#table").get_attribute("data-version")
+    meadow(ana, 0).get_by_label("Sheep").fill("12")
+    meadow(ana, 1).get_by_label("Sheep").fill("4")
+
+    meadow(bruno, 0).get_by_label("Sheep").fill("3")
+    bruno.get_by_role("button", name="Enter the meadows").tap()
+    expect(ana.locator("#table")).not_to_have_attribute("data-version", version)
+    expect(meadow(ana, 0).get_by_label("Sheep")).to_have_value("12")
+    expect(meadow(ana, 1).get_by_label("Sheep")).to_have_value("4")
+    expect(ana.locator(".meadow-rows")).to_have_count(1)
+    assert errors == []
+    ana.get_by_role("button", name="Correct the meadows").tap()
+    expect(meadow(ana, 0).get_by_label("Sheep")).to_have_value("12")
+    assert ana.evaluate("window.notReloaded === true")

@@ -336,9 +336,11 @@
     else table.append(sentence);
     sentence.scrollIntoView({ block: "nearest" });
   }
+  // A pushed table the page shows already adds nothing, and would wipe a refusal's sentence
+  // that the tap's answer brought just before it (and what the player has begun to enter).
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     const incoming = versionIn(event.detail && event.detail.data);
-    if (incoming !== null && incoming < shownVersion()) event.preventDefault();
+    if (incoming !== null && incoming <= shownVersion()) event.preventDefault();
   });
 
   // Your turn: when this phone's player must act (their dice turn, their writing, their

@@ -271,3 +271,42 @@ def test_push_a_refusal_answered_after_a_later_tap_counted_is_not_said(push_serv
     ana.wait_for_timeout(500)
     expect(ana.locator('#table .error[role="alert"]')).to_have_count(0)
     expect(ana.locator("#table")).to_have_attribute("data-version", "2")
+
+
+def test_push_a_refusal_is_not_wiped_by_the_push_of_the_table_it_shows(push_server, new_phone):
+    """The tap's answer (refused, with the table at the version another phone just made)
+    can land before that version's push: the push, a table the page shows already, must
+    not replace it and wipe the sentence."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = new_phone()
+    # the page's held connections, to hand one a message as the server would send it
+    ana.add_init_script(
+        "const Source = window.EventSource; window.heldSources = [];"
+        "window.EventSource = function (url, options) { const source = new Source(url, options); window.heldSources.push(source); return source; };"
+        "window.EventSource.prototype = Source.prototype;"
+    )
+    ana.goto(table["seats"][0]["join_url"])
+    expect(ana.locator("html")).to_have_attribute("data-push", "on")
+
+    def refused(route):
+        requests.post(
+            f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": 3, "count": 2},
+            headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+        )
+        route.continue_()
+
+    ana.route("**/act", refused)
+    ana.locator('label[for="mode-quick"]').tap()
+    ana.locator('label[for="quick-worm"]').tap()
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
+    sentence = ana.locator('#table .error[role="alert"]')
+    expect(sentence).to_contain_text("nothing was entered")
+    expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+    version_one = ana.request.get(f"{push_server}/t/{table['id']}/poll?v=0", headers={"HX-Request": "true"}).text()
+    assert 'data-version="1"' in version_one and "nothing was entered" not in version_one
+    ana.evaluate(
+        "html => window.heldSources.at(-1).dispatchEvent(new MessageEvent('table', {data: html, lastEventId: '1'}))",
+        version_one,
+    )
+    ana.wait_for_timeout(300)
+    expect(sentence).to_contain_text("nothing was entered")

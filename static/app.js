@@ -215,6 +215,7 @@
   // Push works once the held connection speaks; while it does, the poller stays quiet.
   // Silence (a proxy that buffers, a connection gone) brings the polling back by itself.
   function alive() {
+    answeredAgain();
     pushing = true;
     document.documentElement.dataset.push = "on";
     clearTimeout(silence);
@@ -251,7 +252,9 @@
   let lastTapAnswered = 0;
   function askForTable() {
     const poller = document.querySelector("#table .poller");
-    if (poller) htmx.ajax("GET", poller.getAttribute("hx-get"), { source: poller, target: "#table", swap: "outerHTML" });
+    if (!poller) return;
+    // a failed asking is answered by the poller's next one: nothing to report here
+    htmx.ajax("GET", poller.getAttribute("hx-get"), { source: poller, target: "#table", swap: "outerHTML" }).catch(function () {});
   }
   function askIfOwed(version) {
     if (shownVersion() >= version) return;
@@ -292,9 +295,29 @@
       tapsInFlight -= 1;
       if (event.detail.xhr.status === 0) {
         pushing = false;
+        sayUnreachable();
         askForTable();
       }
     });
+  });
+  // A tap that got no answer at all (the phone offline, the companion stopped) is said, not
+  // left silent: the player knows to look again once the companion answers, which takes
+  // the sentence away (any answer of the server, or the held connection speaking).
+  function sayUnreachable() {
+    const live = document.querySelector(".live");
+    if (!live || document.querySelector("#table [data-unreachable]")) return;
+    const sentence = document.createElement("p");
+    sentence.className = "error";
+    sentence.setAttribute("role", "alert");
+    sentence.dataset.unreachable = "";
+    sentence.textContent = live.dataset.unreachable;
+    showInTable(sentence);
+  }
+  function answeredAgain() {
+    document.querySelectorAll("#table [data-unreachable]").forEach(function (sentence) { sentence.remove(); });
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status > 0) answeredAgain();
   });
 
   // Versions only go forward: a table older than the one shown (a tap's answer overtaken by
@@ -328,6 +351,13 @@
     if (!sentence || !table) return;
     const shown = table.querySelector('.error[role="alert"]');
     if (shown && shown.textContent === sentence.textContent) return;  // swapped in with its table
+    showInTable(sentence);
+  }
+  // A sentence for the player put where the table shows a refusal, instead of the one shown.
+  function showInTable(sentence) {
+    const table = document.getElementById("table");
+    if (!table) return;
+    const shown = table.querySelector('.error[role="alert"]');
     const controls = table.querySelector("#controls");
     const after = table.querySelector(".corrections, details.log");
     if (shown) shown.replaceWith(sentence);

@@ -310,3 +310,35 @@ def test_push_a_refusal_is_not_wiped_by_the_push_of_the_table_it_shows(push_serv
     )
     ana.wait_for_timeout(300)
     expect(sentence).to_contain_text("nothing was entered")
+
+
+def test_push_a_tap_that_reaches_nobody_is_said_until_the_companion_answers_again(push_server, new_phone):
+    """The companion unreachable (here: the phone's requests fail): the tap is not silent,
+    the page says it may not have counted, throws nothing, and takes the sentence away once
+    the companion answers again."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    errors = []
+    ana.on("pageerror", lambda error: errors.append(str(error)))
+    expect(ana.locator("html")).to_have_attribute("data-push", "on")
+    ana.route("**/act", lambda route: route.abort())
+    ana.route("**/poll?*", lambda route: route.abort())
+    ana.locator('label[for="mode-quick"]').tap()
+    ana.locator('label[for="quick-worm"]').tap()
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
+    sentence = ana.locator("#table [data-unreachable]")
+    expect(sentence).to_have_text(
+        "The companion did not answer: check this phone's connection. Your tap may not have counted;"
+        " the table updates by itself once the companion answers again."
+    )
+    expect(sentence).to_have_attribute("role", "alert")
+    expect(sentence).to_be_in_viewport()
+    ana.wait_for_timeout(2500)  # the page keeps asking, and failing
+    expect(sentence).to_have_count(1)
+    expect(ana.locator("#table")).to_have_attribute("data-version", "0")
+    ana.unroute("**/poll?*")
+    expect(sentence).to_have_count(0)  # the next asking is answered (nothing new: 204)
+    ana.unroute("**/act")
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
+    expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+    assert errors == []

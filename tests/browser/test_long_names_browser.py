@@ -1,0 +1,47 @@
+"""Names as long as the start form allows (24 characters, here with no space to break at)
+never make a page wider than a 360 px phone: every game's table page, seen by a player and
+by the host, the join codes, the home page, the tables and players' pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import requests
+from playwright.sync_api import Page, expect
+
+from companion.games import GAMES
+
+LONGEST = ("W" * 24, "M" * 24)
+
+
+def width(phone: Page) -> int:
+    return phone.evaluate("document.scrollingElement.scrollWidth")
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_the_longest_names_fit_every_games_table_page_on_a_phone(live_server, new_phone, slug):
+    names = [*LONGEST, *(f"P{n}" for n in range(GAMES[slug].min_players - 2))]
+    created = requests.post(live_server.url + "/api/tables", json={"game": slug, "players": names}, timeout=10).json()
+    phone = new_phone()
+    for seat in created["seats"][:2]:  # the first to play, and one who watches
+        phone.goto(seat["join_url"])
+        expect(phone.locator(".who")).to_contain_text(seat["name"])
+        assert width(phone) <= 360, (slug, seat["name"])
+
+
+def test_the_longest_names_fit_the_join_codes_home_tables_and_players_pages(live_server, new_phone):
+    host = new_phone()
+    host.goto(live_server.url + "/")
+    host.get_by_label("Game").select_option(value="pickomino")
+    for position, name in enumerate(LONGEST, start=1):
+        host.get_by_label(f"Player {position}", exact=True).fill(name)
+    host.get_by_role("button", name="Start the table").tap()
+    expect(host.get_by_role("heading", name="Everyone scans their own code")).to_be_visible()
+    assert width(host) <= 360
+    host.get_by_role("link", name="Go to the table").tap()
+    expect(host.locator(".who")).to_have_text(re.compile("host"))
+    assert width(host) <= 360
+    for path in ("/", "/tables", "/players", "/players/" + LONGEST[0]):
+        host.goto(live_server.url + path)
+        assert width(host) <= 360, path

@@ -150,6 +150,16 @@ def name_problem(name: str) -> Text | None:
     return None
 
 
+def look_of_name(name: str) -> str:
+    """What a name looks like, for telling the players of one table apart: its case, its
+    compatibility forms ("ﬀ", "ff") and its invisible characters (a zero-width space, a
+    soft hyphen, a joiner) aside, so "Ana" and "Ana" with a zero-width space are one name."""
+    # Unicode's compatibility caseless match (its definition D146, step by step)
+    folded = unicodedata.normalize("NFD", name.strip()).casefold()
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", folded).casefold())
+    return "".join(char for char in folded if unicodedata.category(char) != "Cf")
+
+
 def clean_name(name: str) -> str:
     """A name as it is stored: trimmed, in one Unicode form (NFC), so "é" typed two ways is
     one name."""

@@ -27,7 +27,7 @@ from .db import is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_, NP_, Text
-from ..inputs import clean_name, name_problem
+from ..inputs import clean_name, look_of_name, name_problem
 
 NAME_MAX_LENGTH = 24
 TABLE_ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud at a table
@@ -146,9 +146,9 @@ def check_names(game: Game, players: Any) -> list[str]:
             )
     seen: set[str] = set()
     for name in names:
-        if store.name_key(name) in seen:
+        if look_of_name(name) in seen:
             raise ServiceError(422, "duplicate_name", N_("Two players are called %(name)s: give them different names.", name=name))
-        seen.add(store.name_key(name))
+        seen.add(look_of_name(name))
     return names
 
 

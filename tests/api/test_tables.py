@@ -110,6 +110,10 @@ def test_create_table_with_an_option_the_game_lacks_is_422(app, client, game):
         pytest.param({"game": "pickomino", "players": ["Ana", "   "]}, 422, "name_empty", id="name_only_spaces"),
         pytest.param({"game": "pickomino", "players": ["Ana", "Y" * 25]}, 422, "name_too_long", id="name_too_long"),
         pytest.param({"game": "pickomino", "players": ["Ana", " ana "]}, 422, "duplicate_name", id="name_duplicated_ignoring_case"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "Ana\u200b"]}, 422, "duplicate_name", id="name_duplicated_but_a_zero_width_space"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "A\u00adna"]}, 422, "duplicate_name", id="name_duplicated_but_a_soft_hyphen"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "\u2060ANA"]}, 422, "duplicate_name", id="name_duplicated_but_a_word_joiner_and_case"),
+        pytest.param({"game": "pickomino", "players": ["ﬀ", "FF"]}, 422, "duplicate_name", id="name_duplicated_as_a_ligature"),
         pytest.param(
             {"game": "pickomino", "players": ["Ana", "Bruno"], "options": {"turbo": True}}, 422, "unknown_option", id="unknown_option"
         ),

@@ -215,7 +215,6 @@
   // Push works once the held connection speaks; while it does, the poller stays quiet.
   // Silence (a proxy that buffers, a connection gone) brings the polling back by itself.
   function alive() {
-    answeredAgain();
     pushing = true;
     document.documentElement.dataset.push = "on";
     clearTimeout(silence);
@@ -237,7 +236,7 @@
     document.documentElement.dataset.push = "off";
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (pushing && !owed && event.detail.elt.classList.contains("poller")) event.preventDefault();
+    if (pushing && !owed && unanswered === null && event.detail.elt.classList.contains("poller")) event.preventDefault();
   });
 
   // For a version this page's own tap made, the held connection says just "own": the tap's
@@ -273,52 +272,78 @@
     if (owed && shownVersion() >= owed) owed = 0;
   });
   // A tap is followed on its request itself: a form the table's replacement took out of the
-  // page no longer tells the document when its answer came. An answer that never came (no
-  // network, a connection that died unnoticed) may hide a saved tap: the page polls again
-  // (the held connection's next word turns push back on) and asks at once.
+  // page no longer tells the document when its answer came.
   document.addEventListener("htmx:beforeSend", function (event) {
     const source = event.detail.elt;
-    if (!source || !source.closest || !source.closest("#table form") || !event.detail.xhr) return;
+    const xhr = event.detail.xhr;
+    if (!source || !source.closest || !source.closest("#table form") || !xhr) return;
     tapsInFlight += 1;
     const tap = ++tapsSent;
-    event.detail.xhr.addEventListener("load", function () {
+    const madeOn = shownVersion();
+    xhr.addEventListener("load", function () {
       // a later tap of this page answered first: this answer's sentence no longer holds
       if (tap < lastTapAnswered) return;
       lastTapAnswered = tap;
       // after htmx's own handling: an answer it swapped in is the table shown now
-      const html = event.detail.xhr.responseText;
-      if (!html.includes('role="alert"')) return;
+      const html = xhr.responseText || "";
       const answered = versionIn(html);
-      if (answered !== null && answered <= shownVersion()) keepSentence(html);
-    });
-    event.detail.xhr.addEventListener("loadend", function () {
-      tapsInFlight -= 1;
-      if (event.detail.xhr.status === 0) {
-        pushing = false;
-        sayUnreachable();
-        askForTable();
+      if (answered === null) {
+        // not a table: the companion's refusal page (its sentence is shown), or whatever a
+        // proxy says while the companion is unreachable (as good as no answer)
+        const sentence = sentenceIn(html);
+        if (sentence) showInTable(sentence);
+        else noAnswer(madeOn);
+      } else if (html.includes('role="alert"') && answered <= shownVersion()) {
+        keepSentence(html);
       }
     });
+    xhr.addEventListener("loadend", function () {
+      tapsInFlight -= 1;
+      if (xhr.status === 0) noAnswer(madeOn);
+    });
   });
-  // A tap that got no answer at all (the phone offline, the companion stopped) is said, not
-  // left silent: the player knows to look again once the companion answers, which takes
-  // the sentence away (any answer of the server, or the held connection speaking).
-  function sayUnreachable() {
+
+  // A tap that got no answer (the phone offline, the companion stopped, the request lost)
+  // may hide a saved tap, or may not have counted: the page says so and asks for its table
+  // at once, and keeps asking (the held connection may have died unnoticed too) until the
+  // companion answers. Then the table shows the tap if it was saved; if the table has not
+  // moved, nothing was entered, and the page says that instead.
+  let unanswered = null;  // the version shown when a tap got no answer, until that is known
+  function noAnswer(madeOn) {
+    pushing = false;
+    unanswered = unanswered === null ? madeOn : Math.min(unanswered, madeOn);
+    say("unreachable");
+    askForTable();
+  }
+  function knowIfCounted() {
+    if (unanswered === null) return;
+    if (shownVersion() <= unanswered) say("notEntered");  // else the sentence left with its table
+    unanswered = null;
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const xhr = event.detail.xhr;
+    const isTable = xhr && (xhr.status === 204 || versionIn(xhr.responseText) !== null);
+    if (isTable && event.detail.elt && event.detail.elt.classList && event.detail.elt.classList.contains("poller")) knowIfCounted();
+  });
+  document.addEventListener("htmx:sseMessage", function () {
+    if (unanswered !== null && shownVersion() > unanswered) unanswered = null;  // a newer table came
+  });
+  function say(which) {
     const live = document.querySelector(".live");
-    if (!live || document.querySelector("#table [data-unreachable]")) return;
+    if (!live) return;
     const sentence = document.createElement("p");
     sentence.className = "error";
     sentence.setAttribute("role", "alert");
-    sentence.dataset.unreachable = "";
-    sentence.textContent = live.dataset.unreachable;
+    sentence.dataset.said = which;
+    sentence.textContent = live.dataset[which];
     showInTable(sentence);
   }
-  function answeredAgain() {
-    document.querySelectorAll("#table [data-unreachable]").forEach(function (sentence) { sentence.remove(); });
+  function sentenceIn(html) {
+    if (!html.includes('role="alert"')) return null;
+    const answer = document.createElement("template");  // inert: nothing in it runs or loads
+    answer.innerHTML = html;
+    return answer.content.querySelector('.error[role="alert"]');
   }
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status > 0) answeredAgain();
-  });
 
   // Versions only go forward: a table older than the one shown (a tap's answer overtaken by
   // a newer push or poll) is not swapped in, nor is a poll's table the page shows already
@@ -335,7 +360,13 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     const target = event.detail.target;
     const incoming = versionIn(event.detail.serverResponse);
-    if (!target || target.id !== "table" || incoming === null) return;
+    if (!target || target.id !== "table") return;
+    if (incoming === null) {
+      // not a table (a refusal page, a proxy's error page): never in the table's place; a
+      // tap's is said in the table (above)
+      event.detail.shouldSwap = false;
+      return;
+    }
     const polled = event.detail.elt && event.detail.elt.classList && event.detail.elt.classList.contains("poller");
     if (incoming < shownVersion() || (polled && incoming === shownVersion())) event.detail.shouldSwap = false;
   });
@@ -344,9 +375,7 @@
   // and the answer's sentence is shown in it, where a refusal goes, so the player knows
   // their tap did not count.
   function keepSentence(html) {
-    const answer = document.createElement("template");  // inert: nothing in it runs or loads
-    answer.innerHTML = html;
-    const sentence = answer.content.querySelector('.error[role="alert"]');
+    const sentence = sentenceIn(html);
     const table = document.getElementById("table");
     if (!sentence || !table) return;
     const shown = table.querySelector('.error[role="alert"]');

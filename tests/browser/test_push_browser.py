@@ -312,33 +312,86 @@ def test_push_a_refusal_is_not_wiped_by_the_push_of_the_table_it_shows(push_serv
     expect(sentence).to_contain_text("nothing was entered")
 
 
-def test_push_a_tap_that_reaches_nobody_is_said_until_the_companion_answers_again(push_server, new_phone):
-    """The companion unreachable (here: the phone's requests fail): the tap is not silent,
-    the page says it may not have counted, throws nothing, and takes the sentence away once
-    the companion answers again."""
+UNREACHABLE = (
+    "The companion did not answer: check this phone's connection. Your tap may not have counted;"
+    " the table updates by itself once the companion answers again."
+)
+NOT_ENTERED = "Your tap did not reach the companion: nothing was entered. Tap again."
+
+
+def tap_two_worms(phone: Page) -> None:
+    phone.locator('label[for="mode-quick"]').tap()
+    phone.locator('label[for="quick-worm"]').tap()
+    phone.locator('.counts[data-face="worm"] button.count').nth(1).tap()
+
+
+def started_page(push_server, new_phone) -> tuple[Page, list[str]]:
     table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
     ana = join(new_phone, table["seats"][0]["join_url"])
     errors = []
     ana.on("pageerror", lambda error: errors.append(str(error)))
     expect(ana.locator("html")).to_have_attribute("data-push", "on")
+    return ana, errors
+
+
+def test_push_a_tap_while_the_companion_is_unreachable_is_said_then_known_not_entered(push_server, new_phone):
+    """The companion unreachable (the phone's requests fail): the tap is not silent, the
+    page says it may not have counted and keeps asking; once the companion answers and the
+    table has not moved, the page says nothing was entered. No page error."""
+    ana, errors = started_page(push_server, new_phone)
     ana.route("**/act", lambda route: route.abort())
     ana.route("**/poll?*", lambda route: route.abort())
-    ana.locator('label[for="mode-quick"]').tap()
-    ana.locator('label[for="quick-worm"]').tap()
-    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
-    sentence = ana.locator("#table [data-unreachable]")
-    expect(sentence).to_have_text(
-        "The companion did not answer: check this phone's connection. Your tap may not have counted;"
-        " the table updates by itself once the companion answers again."
-    )
-    expect(sentence).to_have_attribute("role", "alert")
+    tap_two_worms(ana)
+    sentence = ana.locator('#table .error[role="alert"]')
+    expect(sentence).to_have_text(UNREACHABLE)
     expect(sentence).to_be_in_viewport()
     ana.wait_for_timeout(2500)  # the page keeps asking, and failing
-    expect(sentence).to_have_count(1)
-    expect(ana.locator("#table")).to_have_attribute("data-version", "0")
+    expect(sentence).to_have_text(UNREACHABLE)
     ana.unroute("**/poll?*")
-    expect(sentence).to_have_count(0)  # the next asking is answered (nothing new: 204)
+    expect(sentence).to_have_text(NOT_ENTERED)  # answered: nothing new (204)
+    expect(ana.locator("#table")).to_have_attribute("data-version", "0")
     ana.unroute("**/act")
     ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
     expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+    expect(sentence).to_have_count(0)
+    assert errors == []
+
+
+def test_push_a_tap_lost_on_the_way_while_the_companion_answers_is_said_not_entered(push_server, new_phone):
+    """One request lost (a Wi-Fi hiccup), the companion fine: the page learns at once that
+    nothing was entered, and says so; it does not vanish as the next answer comes."""
+    ana, errors = started_page(push_server, new_phone)
+    ana.route("**/act", lambda route: route.abort())
+    tap_two_worms(ana)
+    sentence = ana.locator('#table .error[role="alert"]')
+    expect(sentence).to_have_text(NOT_ENTERED)
+    ana.wait_for_timeout(2500)
+    expect(sentence).to_have_text(NOT_ENTERED)
+    assert errors == []
+
+
+def test_push_a_proxys_error_page_for_a_tap_is_no_answer_and_never_takes_the_tables_place(push_server, new_phone):
+    """Behind a proxy, the companion down answers 502 (or a 503 page of the proxy's): that
+    is no answer, said as such, and the proxy's page is never put in the table's place."""
+    ana, errors = started_page(push_server, new_phone)
+    for status in (502, 503):
+        ana.route("**/act", lambda route: route.fulfill(status=status, content_type="text/html", body="<html><body><h1>Bad Gateway</h1></body></html>"))
+        tap_two_worms(ana)
+        expect(ana.locator('#table .error[role="alert"]')).to_have_text(NOT_ENTERED)
+        expect(ana.get_by_text("Bad Gateway")).to_have_count(0)
+        ana.unroute("**/act")
+    assert errors == []
+
+
+def test_push_the_companions_refusal_page_for_a_tap_is_said_in_the_table(push_server, new_phone):
+    """A tap the companion refuses with a page, not a table (a form it cannot trust: 403):
+    its sentence shows where a refusal goes, the table stays a table."""
+    ana, errors = started_page(push_server, new_phone)
+    ana.evaluate("document.body.setAttribute('hx-headers', JSON.stringify({'X-CSRF-Token': 'forged'}))")
+    ana.evaluate("document.querySelectorAll('input[name=csrf_token]').forEach(input => input.value = 'forged')")
+    tap_two_worms(ana)
+    sentence = ana.locator('#table .error[role="alert"]')
+    expect(sentence).to_have_text("This page is out of date. Reload it and try again.")
+    expect(ana.locator("#table .card")).to_have_count(0)  # the refusal page's own card
+    expect(ana.locator("#table")).to_have_attribute("data-version", "0")
     assert errors == []

@@ -153,11 +153,16 @@ def name_problem(name: str) -> Text | None:
 def look_of_name(name: str) -> str:
     """What a name looks like, for telling the players of one table apart: its case, its
     compatibility forms ("ﬀ", "ff") and its invisible characters (a zero-width space, a
-    soft hyphen, a joiner) aside, so "Ana" and "Ana" with a zero-width space are one name."""
+    soft hyphen, a joiner) aside, so "Ana" and "Ana" with a zero-width space are one name.
+    The emoji tags that tell one flag from another stay."""
     # Unicode's compatibility caseless match (its definition D146, step by step)
     folded = unicodedata.normalize("NFD", name.strip()).casefold()
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", folded).casefold())
-    return "".join(char for char in folded if unicodedata.category(char) != "Cf")
+    return "".join(char for char in folded if unicodedata.category(char) != "Cf" or char in _EMOJI_TAGS)
+
+
+# Invisible, but they make the flags of England, Scotland and Wales different flags.
+_EMOJI_TAGS = frozenset(map(chr, range(0xE0000, 0xE0080)))
 
 
 def clean_name(name: str) -> str:

@@ -56,6 +56,14 @@ def test_create_table_trims_names_and_takes_24_characters(api):
     assert [seat["name"] for seat in table.created["seats"]] == ["Ana", longest]
 
 
+def test_create_table_takes_names_that_look_different_though_they_differ_only_by_invisible_characters(api):
+    england = "\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F"
+    scotland = "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+    table = api.create(players=[f"Team {england}", f"Team {scotland}"])  # emoji tags tell the flags apart
+
+    assert [seat["name"] for seat in table.created["seats"]] == [f"Team {england}", f"Team {scotland}"]
+
+
 def test_create_table_takes_the_options_given(api):
     table = api.create(options={"flip_when_empty": True})
 

@@ -45,3 +45,26 @@ def test_the_longest_names_fit_the_join_codes_home_tables_and_players_pages(live
     for path in ("/", "/tables", "/players", "/players/" + LONGEST[0]):
         host.goto(live_server.url + path)
         assert width(host) <= 360, path
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_the_longest_names_fit_a_finished_games_table_and_results_on_a_phone(live_server, new_phone, slug):
+    """The ranking, the tie-break in words, the log and the results chart name the players."""
+    scene = GAMES[slug].scenes()["finished"]
+    names = [*LONGEST, *(f"{'Q' * 23}{n}" for n in range(len(scene.players) - 2))]
+    created = requests.post(
+        live_server.url + "/api/tables", json={"game": slug, "players": names, "options": scene.options}, timeout=10
+    ).json()
+    for seat, action in scene.actions:
+        answer = requests.post(
+            f"{live_server.url}/api/tables/{created['id']}/actions", json={**action, "seat": seat},
+            headers={"Authorization": f"Bearer {created['host_token']}"}, timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+    phone = new_phone()
+    phone.goto(created["seats"][0]["join_url"])
+    expect(phone.locator(".ranking, .rank-score").first).to_be_attached()
+    phone.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")  # the log too
+    assert width(phone) <= 360
+    phone.goto(f"{live_server.url}/t/{created['id']}/results")
+    assert width(phone) <= 360

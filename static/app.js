@@ -266,6 +266,7 @@
   }
   function ownTap(message) {
     const version = Number(message.data);
+    toldOwn = version;
     setTimeout(function () { askIfOwed(version); }, ANSWER_GRACE_MS);
   }
   document.addEventListener("htmx:afterSettle", function () {
@@ -299,7 +300,7 @@
     });
     xhr.addEventListener("loadend", function () {
       tapsInFlight -= 1;
-      if (xhr.status === 0) noAnswer(madeOn);
+      if (xhr.status === 0 && tap > lastTapAnswered) noAnswer(madeOn);  // not if a later tap was answered
     });
   });
 
@@ -309,24 +310,37 @@
   // companion answers. Then the table shows the tap if it was saved; if the table has not
   // moved, nothing was entered, and the page says that instead.
   let unanswered = null;  // the version shown when a tap got no answer, until that is known
+  let asks = 0;  // the page's askings for its table, numbered as sent
+  let firstTellingAsk = 0;  // one sent before the tap failed may predate the tap's saving
   function noAnswer(madeOn) {
     pushing = false;
     unanswered = unanswered === null ? madeOn : Math.min(unanswered, madeOn);
+    firstTellingAsk = asks + 1;
     say("unreachable");
     askForTable();
   }
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (event.detail.xhr && event.detail.elt.classList && event.detail.elt.classList.contains("poller")) event.detail.xhr.companionAsk = ++asks;
+  });
+  // The table not moved: the tap was not entered. Moved: by this page's own tap if its held
+  // connection said "own" for it, else the page cannot tell (another phone may have acted)
+  // and the player is asked to look.
+  let toldOwn = 0;  // the last version the held connection said this page's tap made
   function knowIfCounted() {
     if (unanswered === null) return;
-    if (shownVersion() <= unanswered) say("notEntered");  // else the sentence left with its table
+    const shown = shownVersion();
+    if (shown <= unanswered) say("notEntered");
+    else if (toldOwn !== shown) say("unknown");
+    else document.querySelectorAll("#table [data-said]").forEach(function (sentence) { sentence.remove(); });
     unanswered = null;
   }
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
     const isTable = xhr && (xhr.status === 204 || versionIn(xhr.responseText) !== null);
-    if (isTable && event.detail.elt && event.detail.elt.classList && event.detail.elt.classList.contains("poller")) knowIfCounted();
+    if (isTable && xhr.companionAsk >= firstTellingAsk) knowIfCounted();
   });
   document.addEventListener("htmx:sseMessage", function () {
-    if (unanswered !== null && shownVersion() > unanswered) unanswered = null;  // a newer table came
+    if (unanswered !== null && shownVersion() > unanswered) knowIfCounted();  // another phone's table
   });
   function say(which) {
     const live = document.querySelector(".live");

@@ -395,3 +395,93 @@ def test_push_the_companions_refusal_page_for_a_tap_is_said_in_the_table(push_se
     expect(ana.locator("#table .card")).to_have_count(0)  # the refusal page's own card
     expect(ana.locator("#table")).to_have_attribute("data-version", "0")
     assert errors == []
+
+
+UNKNOWN = "Your tap got no answer, and the table has changed since: check whether it counted before tapping again."
+
+
+def test_push_a_lost_tap_after_another_phones_change_asks_the_player_to_look(push_server, new_phone):
+    """Another phone's change came while the tap was on its way, then the tap got no
+    answer: once the companion answers, the page cannot tell whether the tap counted, and
+    says so; it never keeps saying the companion did not answer."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    expect(ana.locator("html")).to_have_attribute("data-push", "on")
+
+    def others_change_then_lost(route):
+        requests.post(
+            f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": 3, "count": 2},
+            headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+        )
+        expect(ana.locator("#table")).to_have_attribute("data-version", "1")  # pushed
+        route.abort()
+
+    ana.route("**/act", others_change_then_lost)
+    tap_two_worms(ana)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNKNOWN)
+    ana.wait_for_timeout(2500)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNKNOWN)
+
+
+def test_push_a_lost_tap_then_another_phones_pushed_change_asks_the_player_to_look(push_server, new_phone):
+    """The tap got no answer, and before the page learnt more another phone's change was
+    pushed (several phones act at once in Qwixx, Twenty One, Lobo): the tap's fate is
+    unknown, and the page says so instead of going silent."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    expect(ana.locator("html")).to_have_attribute("data-push", "on")
+    held = []
+    ana.route("**/act", lambda route: route.abort())
+    ana.route("**/poll?*", lambda route: held.append(route))  # the page's asking, unanswered for now
+    tap_two_worms(ana)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNREACHABLE)
+    requests.post(
+        f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": 3, "count": 2},
+        headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+    )
+    expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNKNOWN)
+    ana.unroute("**/poll?*")
+    for route in held:
+        route.continue_()
+
+
+def test_push_an_asking_sent_before_the_tap_failed_does_not_say_it_was_not_entered(push_server, new_phone):
+    """A poll on its way when the tap was saved (its answer, "nothing new", predates the
+    tap) must not make the page say the tap was not entered: only askings sent after the
+    tap failed tell."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = new_phone()
+    ana.route("**/events?*", lambda route: route.abort())  # no push: the page polls
+    held = []
+
+    def first_poll_held(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # answered "nothing new" now, delivered later
+
+    ana.route("**/poll?*", first_poll_held)
+    ana.goto(table["seats"][0]["join_url"])
+    ana.evaluate(
+        "window.said = []; new MutationObserver(() => document.querySelectorAll('#table [data-said]')"
+        ".forEach(s => window.said.push(s.textContent))).observe(document.body, {childList: true, subtree: true})"
+    )
+    deadline = time.monotonic() + 6
+    while not held and time.monotonic() < deadline:
+        ana.wait_for_timeout(100)
+    assert held, "the page polled"
+
+    def saved_then_lost(route):
+        route.fetch()
+        route.abort()
+
+    ana.route("**/act", saved_then_lost)
+    tap_two_worms(ana)
+    expect(ana.locator('#table [data-said]')).to_have_count(1)
+    route, answer = held[0]
+    assert answer.status == 204
+    route.fulfill(status=204, headers={name: value for name, value in answer.headers.items() if name != "content-length"})
+    expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNKNOWN)  # no push: the page cannot tell it was its own
+    assert NOT_ENTERED not in ana.evaluate("window.said")

@@ -266,7 +266,7 @@
   }
   function ownTap(message) {
     const version = Number(message.data);
-    toldOwn = version;
+    toldOwn = Math.max(toldOwn, version);
     setTimeout(function () { askIfOwed(version); }, ANSWER_GRACE_MS);
   }
   document.addEventListener("htmx:afterSettle", function () {
@@ -290,12 +290,15 @@
       const answered = versionIn(html);
       if (answered === null) {
         // not a table: the companion's refusal page (its sentence is shown), or whatever a
-        // proxy says while the companion is unreachable (as good as no answer)
+        // proxy says while the companion is unreachable (as good as no answer; a 502 or 504
+        // may leave the companion saving the tap after the page asks)
         const sentence = sentenceIn(html);
         if (sentence) showInTable(sentence);
-        else noAnswer(madeOn);
-      } else if (html.includes('role="alert"') && answered <= shownVersion()) {
-        keepSentence(html);
+        else noAnswer(madeOn, xhr.status === 502 || xhr.status === 504);
+      } else if (html.includes('role="alert"')) {
+        if (answered <= shownVersion()) keepSentence(html);
+      } else if (answered > madeOn) {
+        toldOwn = Math.max(toldOwn, answered);  // the table this tap made
       }
     });
     xhr.addEventListener("loadend", function () {
@@ -312,8 +315,10 @@
   let unanswered = null;  // the version shown when a tap got no answer, until that is known
   let asks = 0;  // the page's askings for its table, numbered as sent
   let firstTellingAsk = 0;  // one sent before the tap failed may predate the tap's saving
-  function noAnswer(madeOn) {
+  let mayStillCount = false;  // the companion may still be saving the tap
+  function noAnswer(madeOn, stillSaving) {
     pushing = false;
+    mayStillCount = mayStillCount || Boolean(stillSaving);
     unanswered = unanswered === null ? madeOn : Math.min(unanswered, madeOn);
     firstTellingAsk = asks + 1;
     say("unreachable");
@@ -323,16 +328,24 @@
     if (event.detail.xhr && event.detail.elt.classList && event.detail.elt.classList.contains("poller")) event.detail.xhr.companionAsk = ++asks;
   });
   // The table not moved: the tap was not entered. Moved: by this page's own tap if its held
-  // connection said "own" for it, else the page cannot tell (another phone may have acted)
-  // and the player is asked to look.
-  let toldOwn = 0;  // the last version the held connection said this page's tap made
+  // connection said "own" for it (or a later tap's answer brought it), else the page cannot
+  // tell (another phone may have acted) and the player is asked to look.
+  let toldOwn = 0;  // the last version this page's taps made, as far as the page was told
   function knowIfCounted() {
     if (unanswered === null) return;
     const shown = shownVersion();
-    if (shown <= unanswered) say("notEntered");
-    else if (toldOwn !== shown) say("unknown");
-    else document.querySelectorAll("#table [data-said]").forEach(function (sentence) { sentence.remove(); });
+    const laterRefusal = document.querySelector('#table .error[role="alert"]:not([data-said])');
+    if (laterRefusal) {
+      // a later tap's refusal, shown since: its reason stands, and the player tapped again
+    } else if (toldOwn > unanswered) {
+      document.querySelectorAll("#table [data-said]").forEach(function (sentence) { sentence.remove(); });
+    } else if (shown <= unanswered && !mayStillCount) {
+      say("notEntered");
+    } else {
+      say("unknown");
+    }
     unanswered = null;
+    mayStillCount = false;
   }
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;

@@ -317,6 +317,7 @@ UNREACHABLE = (
     " the table updates by itself once the companion answers again."
 )
 NOT_ENTERED = "Your tap did not reach the companion: nothing was entered. Tap again."
+UNKNOWN = "Your tap got no answer: look at the table to see whether it counted before tapping again."
 
 
 def tap_two_worms(phone: Page) -> None:
@@ -374,10 +375,12 @@ def test_push_a_proxys_error_page_for_a_tap_is_no_answer_and_never_takes_the_tab
     """Behind a proxy, the companion down answers 502 (or a 503 page of the proxy's): that
     is no answer, said as such, and the proxy's page is never put in the table's place."""
     ana, errors = started_page(push_server, new_phone)
-    for status in (502, 503):
+    # a 502 may leave the companion saving the tap (the player is asked to look); a 503 of
+    # the proxy's reached no companion
+    for status, said in ((502, UNKNOWN), (503, NOT_ENTERED)):
         ana.route("**/act", lambda route: route.fulfill(status=status, content_type="text/html", body="<html><body><h1>Bad Gateway</h1></body></html>"))
         tap_two_worms(ana)
-        expect(ana.locator('#table .error[role="alert"]')).to_have_text(NOT_ENTERED)
+        expect(ana.locator('#table .error[role="alert"]')).to_have_text(said)
         expect(ana.get_by_text("Bad Gateway")).to_have_count(0)
         ana.unroute("**/act")
     assert errors == []
@@ -396,8 +399,6 @@ def test_push_the_companions_refusal_page_for_a_tap_is_said_in_the_table(push_se
     expect(ana.locator("#table")).to_have_attribute("data-version", "0")
     assert errors == []
 
-
-UNKNOWN = "Your tap got no answer, and the table has changed since: check whether it counted before tapping again."
 
 
 def test_push_a_lost_tap_after_another_phones_change_asks_the_player_to_look(push_server, new_phone):
@@ -485,3 +486,60 @@ def test_push_an_asking_sent_before_the_tap_failed_does_not_say_it_was_not_enter
     expect(ana.locator("#table")).to_have_attribute("data-version", "1")
     expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNKNOWN)  # no push: the page cannot tell it was its own
     assert NOT_ENTERED not in ana.evaluate("window.said")
+
+
+def test_push_a_lost_tap_then_a_tap_that_counts_says_nothing_more(push_server, new_phone):
+    """Tap, no answer; the player taps again and that tap counts before the page learns
+    more (its held connection slow to say "own"): the page made the table shown, so there
+    is nothing to ask the player."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana = new_phone()
+    ana.add_init_script(
+        "const listen = EventSource.prototype.addEventListener;"
+        "EventSource.prototype.addEventListener = function (name, ...rest) { if (name !== 'own') listen.call(this, name, ...rest); };"
+    )
+    ana.goto(table["seats"][0]["join_url"])
+    expect(ana.locator("html")).to_have_attribute("data-push", "on")
+    held = []
+    ana.route("**/act", lambda route: route.abort())
+    ana.route("**/poll?*", lambda route: held.append(route))
+    tap_two_worms(ana)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNREACHABLE)
+    ana.unroute("**/act")
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
+    expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+    for route in list(held):
+        route.continue_()
+    ana.unroute("**/poll?*")
+    ana.wait_for_timeout(2500)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_count(0)
+
+
+def test_push_a_lost_tap_leaves_a_later_taps_refusal_standing(push_server, new_phone):
+    ana, _errors = started_page(push_server, new_phone)
+    held = []
+    ana.route("**/act", lambda route: route.abort())
+    ana.route("**/poll?*", lambda route: held.append(route))
+    tap_two_worms(ana)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNREACHABLE)
+    ana.unroute("**/act")
+    ana.evaluate("document.body.setAttribute('hx-headers', JSON.stringify({'X-CSRF-Token': 'forged'}))")
+    ana.evaluate("document.querySelectorAll('input[name=csrf_token]').forEach(input => input.value = 'forged')")
+    ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
+    refusal = "This page is out of date. Reload it and try again."
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(refusal)
+    for route in list(held):
+        route.continue_()
+    ana.unroute("**/poll?*")
+    ana.wait_for_timeout(2500)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(refusal)
+
+
+def test_push_a_gateway_timeout_for_a_tap_is_never_said_not_entered(push_server, new_phone):
+    """A proxy's 504 may leave the companion saving the tap after the page asks: the page
+    asks the player to look, it never tells them to tap again."""
+    ana, errors = started_page(push_server, new_phone)
+    ana.route("**/act", lambda route: route.fulfill(status=504, content_type="text/html", body="<h1>Gateway Timeout</h1>"))
+    tap_two_worms(ana)
+    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNKNOWN)
+    assert errors == []

@@ -175,16 +175,20 @@ def test_push_the_tapping_phone_gets_its_table_once_and_never_an_older_one(push_
     expect(ana.locator("#table")).to_have_attribute("data-version", "5")
 
 
+# The page cannot hear its held connection say "own" (installed before its scripts run).
+OWN_UNHEARD = (
+    "const listen = EventSource.prototype.addEventListener;"
+    "EventSource.prototype.addEventListener = function (name, ...rest) { if (name !== 'own') listen.call(this, name, ...rest); };"
+)
+
+
 def test_push_a_lost_answer_is_asked_for_even_when_the_held_connection_says_nothing(push_server, new_phone):
     """A held connection that still seems alive but does not tell the page of its own tap
     (here: the page cannot hear "own") must not keep a saved tap from it: a tap whose answer
     never came has the page ask for its table."""
     table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
     ana = new_phone()
-    ana.add_init_script(
-        "const listen = EventSource.prototype.addEventListener;"
-        "EventSource.prototype.addEventListener = function (name, ...rest) { if (name !== 'own') listen.call(this, name, ...rest); };"
-    )
+    ana.add_init_script(OWN_UNHEARD)
     ana.goto(table["seats"][0]["join_url"])
     expect(ana.locator("html")).to_have_attribute("data-push", "on")
 
@@ -494,10 +498,7 @@ def test_push_a_lost_tap_then_a_tap_that_counts_says_nothing_more(push_server, n
     is nothing to ask the player."""
     table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
     ana = new_phone()
-    ana.add_init_script(
-        "const listen = EventSource.prototype.addEventListener;"
-        "EventSource.prototype.addEventListener = function (name, ...rest) { if (name !== 'own') listen.call(this, name, ...rest); };"
-    )
+    ana.add_init_script(OWN_UNHEARD)
     ana.goto(table["seats"][0]["join_url"])
     expect(ana.locator("html")).to_have_attribute("data-push", "on")
     held = []

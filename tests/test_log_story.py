@@ -96,3 +96,34 @@ def test_log_lines_read_by_another_server_process_are_the_same(client, app):
     snapshots._by_database.pop((app.config["DATABASE"], "outcomes"))  # a process that kept none
     assert lines(client, table) == written
     assert any("took" in line for line in written)
+
+
+def test_log_lines_the_host_went_back_over_still_say_what_they_did(client):
+    """Going back to a line undoes every later one; those lines stay in the log, marked,
+    and still say what came of them, so the host can choose what to redo."""
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    for token, action in [
+        (table.seats[0], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[0], {"type": "stop"}),  # 25
+        (table.seats[1], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[1], {"type": "stop"}),  # steals 25
+    ]:
+        act(client, table, token, action)
+    written = [event["text"] for event in client.get(f"/api/tables/{table.id}/log").get_json()["events"]]
+    response = client.post(
+        f"/api/tables/{table.id}/undo", json={"from": 2}, headers={"Authorization": f"Bearer {table.host}"}
+    )
+    assert response.status_code == 200, response.get_json()
+    events = client.get(f"/api/tables/{table.id}/log").get_json()["events"]
+    assert [event["undone"] for event in events] == [False, True, True, True]
+    assert [event["text"] for event in events] == written == [
+        "set aside 5 × worm",
+        "stopped — took 25 from the grill",
+        "set aside 5 × worm",
+        "stopped — stole 25 from Ana",
+    ]
+    # and another server process, which kept nothing, reads the same
+    from companion.server import snapshots
+
+    snapshots._by_database.clear()
+    assert [event["text"] for event in client.get(f"/api/tables/{table.id}/log").get_json()["events"]] == written

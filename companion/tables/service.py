@@ -281,6 +281,7 @@ def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None)
     in the reader's language). With `latest`, only that many of the newest events."""
     entries = store.events(db, table.id, latest)
     outcomes = _outcomes(db, table, {entry["seq"] for entry in entries if not entry["undone"]})
+    outcomes.update(_undone_outcomes(db, table, [entry for entry in entries if entry["undone"]]))
     for entry in entries:
         entry["action"] = table.game.redact_action(table.state, entry["seat"], entry["action"], viewer.seat)
         entry["line"] = outcomes.get(entry["seq"]) or table.game.describe_action(table.state, entry["seat"], entry["action"])
@@ -314,6 +315,29 @@ def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
             lines[seq] = game.describe_outcome(state, after, seat, action)
             db.outcomes.put((table.id, seq), (lines[seq],))
             state = after
+    return {seq: line for seq, line in lines.items() if line is not None}
+
+
+def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int, Text]:
+    """What the undone lines did when they were in effect, so the host choosing what to redo
+    reads it: each line's action applied to the game as it stood at the version before it
+    (an event's seq is the version it made). That never changes: it is kept as the lines in
+    effect are. Lines undone before undos were numbered (no undone_version) cannot be placed
+    in time and keep their action alone."""
+    game = table.game
+    if type(game).describe_outcome is Game.describe_outcome:
+        return {}
+    lines = {}
+    for event in undone:
+        if event["undone_version"] is None:
+            continue
+        kept = db.outcomes.get((table.id, event["seq"]))
+        if kept is None:
+            before = replay(db, game, table.row, table.names, event["seq"] - 1)
+            after = game.apply(before, event["seat"], event["action"])
+            kept = (game.describe_outcome(before, after, event["seat"], event["action"]),)
+            db.outcomes.put((table.id, event["seq"]), kept)
+        lines[event["seq"]] = kept[0]
     return {seq: line for seq, line in lines.items() if line is not None}
 
 

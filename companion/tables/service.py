@@ -333,7 +333,9 @@ def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int
             continue
         kept = db.outcomes.get((table.id, event["seq"]))
         if kept is None:
-            before = replay(db, game, table.row, table.names, event["seq"] - 1)
+            before = db.snapshots.get((table.id, event["seq"] - 1))  # often kept since that version
+            if before is None:
+                before = replay(db, game, table.row, table.names, event["seq"] - 1)
             after = game.apply(before, event["seat"], event["action"])
             kept = (game.describe_outcome(before, after, event["seat"], event["action"]),)
             db.outcomes.put((table.id, event["seq"]), kept)

@@ -235,8 +235,11 @@
     pushing = false;
     document.documentElement.dataset.push = "off";
   });
+  function isPoller(element) {
+    return Boolean(element && element.classList && element.classList.contains("poller"));
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (pushing && !owed && unanswered === null && event.detail.elt.classList.contains("poller")) event.preventDefault();
+    if (pushing && !owed && unanswered === null && isPoller(event.detail.elt)) event.preventDefault();
   });
 
   // For a version this page's own tap made, the held connection says just "own": the tap's
@@ -249,6 +252,7 @@
   let tapsInFlight = 0;
   let tapsSent = 0;  // this page's taps, numbered as sent
   let lastTapAnswered = 0;
+  let toldOwn = 0;  // the last version this page's taps made, as far as the page was told
   function askForTable() {
     const poller = document.querySelector("#table .poller");
     if (!poller) return;
@@ -325,24 +329,19 @@
     askForTable();
   }
   document.addEventListener("htmx:beforeSend", function (event) {
-    if (event.detail.xhr && event.detail.elt.classList && event.detail.elt.classList.contains("poller")) event.detail.xhr.companionAsk = ++asks;
+    if (event.detail.xhr && isPoller(event.detail.elt)) event.detail.xhr.companionAsk = ++asks;
   });
   // The table not moved: the tap was not entered. Moved: by this page's own tap if its held
   // connection said "own" for it (or a later tap's answer brought it), else the page cannot
-  // tell (another phone may have acted) and the player is asked to look.
-  let toldOwn = 0;  // the last version this page's taps made, as far as the page was told
+  // tell (another phone may have acted) and the player is asked to look. A later tap's
+  // refusal shown since stands: its reason holds, and the player tapped again.
   function knowIfCounted() {
     if (unanswered === null) return;
-    const shown = shownVersion();
     const laterRefusal = document.querySelector('#table .error[role="alert"]:not([data-said])');
-    if (laterRefusal) {
-      // a later tap's refusal, shown since: its reason stands, and the player tapped again
-    } else if (toldOwn > unanswered) {
+    if (!laterRefusal && toldOwn > unanswered) {
       document.querySelectorAll("#table [data-said]").forEach(function (sentence) { sentence.remove(); });
-    } else if (shown <= unanswered && !mayStillCount) {
-      say("notEntered");
-    } else {
-      say("unknown");
+    } else if (!laterRefusal) {
+      say(shownVersion() <= unanswered && !mayStillCount ? "notEntered" : "unknown");
     }
     unanswered = null;
     mayStillCount = false;
@@ -394,8 +393,7 @@
       event.detail.shouldSwap = false;
       return;
     }
-    const polled = event.detail.elt && event.detail.elt.classList && event.detail.elt.classList.contains("poller");
-    if (incoming < shownVersion() || (polled && incoming === shownVersion())) event.detail.shouldSwap = false;
+    if (incoming < shownVersion() || (isPoller(event.detail.elt) && incoming === shownVersion())) event.detail.shouldSwap = false;
   });
   // A refused tap (or a redo stopped by a rule) whose answer a newer table overtook (not
   // swapped in, or dropped by htmx as its form had left the page): the newer table stays,

@@ -339,6 +339,30 @@ def started_page(push_server, new_phone) -> tuple[Page, list[str]]:
     return ana, errors
 
 
+def tap_lost_with_asking_held(phone: Page) -> list:
+    """A tap that gets no answer, the page's askings for its table held (unanswered until
+    answer_askings); the page has said so. Later taps go through."""
+    held = []
+    phone.route("**/act", lambda route: route.abort())
+    phone.route("**/poll?*", lambda route: held.append(route))
+    tap_two_worms(phone)
+    expect(phone.locator('#table .error[role="alert"]')).to_have_text(UNREACHABLE)
+    phone.unroute("**/act")
+    return held
+
+
+def answer_askings(phone: Page, held: list) -> None:
+    for route in list(held):
+        route.continue_()
+    phone.unroute("**/poll?*")
+
+
+def forge_csrf(phone: Page) -> None:
+    """The page's form token no longer the session's: the companion refuses its taps (403)."""
+    phone.evaluate("document.body.setAttribute('hx-headers', JSON.stringify({'X-CSRF-Token': 'forged'}))")
+    phone.evaluate("document.querySelectorAll('input[name=csrf_token]').forEach(input => input.value = 'forged')")
+
+
 def test_push_a_tap_while_the_companion_is_unreachable_is_said_then_known_not_entered(push_server, new_phone):
     """The companion unreachable (the phone's requests fail): the tap is not silent, the
     page says it may not have counted and keeps asking; once the companion answers and the
@@ -394,8 +418,7 @@ def test_push_the_companions_refusal_page_for_a_tap_is_said_in_the_table(push_se
     """A tap the companion refuses with a page, not a table (a form it cannot trust: 403):
     its sentence shows where a refusal goes, the table stays a table."""
     ana, errors = started_page(push_server, new_phone)
-    ana.evaluate("document.body.setAttribute('hx-headers', JSON.stringify({'X-CSRF-Token': 'forged'}))")
-    ana.evaluate("document.querySelectorAll('input[name=csrf_token]').forEach(input => input.value = 'forged')")
+    forge_csrf(ana)
     tap_two_worms(ana)
     sentence = ana.locator('#table .error[role="alert"]')
     expect(sentence).to_have_text("This page is out of date. Reload it and try again.")
@@ -435,20 +458,14 @@ def test_push_a_lost_tap_then_another_phones_pushed_change_asks_the_player_to_lo
     table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
     ana = join(new_phone, table["seats"][0]["join_url"])
     expect(ana.locator("html")).to_have_attribute("data-push", "on")
-    held = []
-    ana.route("**/act", lambda route: route.abort())
-    ana.route("**/poll?*", lambda route: held.append(route))  # the page's asking, unanswered for now
-    tap_two_worms(ana)
-    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNREACHABLE)
+    held = tap_lost_with_asking_held(ana)
     requests.post(
         f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": 3, "count": 2},
         headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
     )
     expect(ana.locator("#table")).to_have_attribute("data-version", "1")
     expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNKNOWN)
-    ana.unroute("**/poll?*")
-    for route in held:
-        route.continue_()
+    answer_askings(ana, held)
 
 
 def test_push_an_asking_sent_before_the_tap_failed_does_not_say_it_was_not_entered(push_server, new_phone):
@@ -501,37 +518,22 @@ def test_push_a_lost_tap_then_a_tap_that_counts_says_nothing_more(push_server, n
     ana.add_init_script(OWN_UNHEARD)
     ana.goto(table["seats"][0]["join_url"])
     expect(ana.locator("html")).to_have_attribute("data-push", "on")
-    held = []
-    ana.route("**/act", lambda route: route.abort())
-    ana.route("**/poll?*", lambda route: held.append(route))
-    tap_two_worms(ana)
-    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNREACHABLE)
-    ana.unroute("**/act")
+    held = tap_lost_with_asking_held(ana)
     ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
     expect(ana.locator("#table")).to_have_attribute("data-version", "1")
-    for route in list(held):
-        route.continue_()
-    ana.unroute("**/poll?*")
+    answer_askings(ana, held)
     ana.wait_for_timeout(2500)
     expect(ana.locator('#table .error[role="alert"]')).to_have_count(0)
 
 
 def test_push_a_lost_tap_leaves_a_later_taps_refusal_standing(push_server, new_phone):
     ana, _errors = started_page(push_server, new_phone)
-    held = []
-    ana.route("**/act", lambda route: route.abort())
-    ana.route("**/poll?*", lambda route: held.append(route))
-    tap_two_worms(ana)
-    expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNREACHABLE)
-    ana.unroute("**/act")
-    ana.evaluate("document.body.setAttribute('hx-headers', JSON.stringify({'X-CSRF-Token': 'forged'}))")
-    ana.evaluate("document.querySelectorAll('input[name=csrf_token]').forEach(input => input.value = 'forged')")
+    held = tap_lost_with_asking_held(ana)
+    forge_csrf(ana)
     ana.locator('.counts[data-face="worm"] button.count').nth(1).tap()
     refusal = "This page is out of date. Reload it and try again."
     expect(ana.locator('#table .error[role="alert"]')).to_have_text(refusal)
-    for route in list(held):
-        route.continue_()
-    ana.unroute("**/poll?*")
+    answer_askings(ana, held)
     ana.wait_for_timeout(2500)
     expect(ana.locator('#table .error[role="alert"]')).to_have_text(refusal)
 

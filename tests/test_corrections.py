@@ -164,3 +164,69 @@ def test_rule_6_undo_and_redo_from_the_page_every_phone_sees_it(app, client, pla
     )
     assert again.status_code == 200
     assert html.unescape(again.text).count("(entered again)") == 3
+
+
+@pytest.fixture
+def three_turns(client):
+    """Ana stops on 23 (lines 1-3); Bruno's turn is entered as 2 worms, 3 × 5 and a stop on
+    25 (lines 4-6); Caio sets aside 4 worms and 2 × 3 and stops on 26 (lines 7-9)."""
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    for seat, action in [
+        (0, {"type": "set_aside", "face": W, "count": 3}), (0, {"type": "set_aside", "face": 4, "count": 2}), (0, {"type": "stop"}),
+        (1, {"type": "set_aside", "face": W, "count": 2}), (1, {"type": "set_aside", "face": 5, "count": 3}), (1, {"type": "stop"}),
+        (2, {"type": "set_aside", "face": W, "count": 4}), (2, {"type": "set_aside", "face": 3, "count": 2}), (2, {"type": "stop"}),
+    ]:
+        assert act(client, table, table.seats[seat], action).status_code == 200
+    assert state(client, table)["state"]["stacks"] == [[23], [25], [26]]
+    return table
+
+
+def test_rule_6_a_turn_entered_again_with_more_taps_replaces_the_whole_wrong_turn(client, three_turns):
+    """Bruno really set aside 2 × 5 and 1 × 4 (three taps where the wrong turn had two
+    left): his new turn replaces all of the wrong one, and Caio's turn is redone as it was."""
+    assert undo(client, three_turns, three_turns.host, **{"from": 5}).status_code == 200
+    for action in [{"type": "set_aside", "face": 5, "count": 2}, {"type": "set_aside", "face": 4, "count": 1}, {"type": "stop"}]:
+        assert act(client, three_turns, three_turns.seats[1], action).status_code == 200
+    everything = redo(client, three_turns, three_turns.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 3, "stopped": None}
+    assert everything["state"]["stacks"] == [[23], [24], [26]]
+    assert [event["redo_of"] for event in log(client, three_turns)[-3:]] == [7, 8, 9]
+
+
+def test_rule_6_a_turn_entered_again_with_fewer_taps_leaves_nothing_of_the_wrong_one_to_redo(client, three_turns):
+    """Bruno really set aside 5 worms and stopped: the rest of the wrong turn (3 × 5 and its
+    stop) is not offered again, and Caio's turn is."""
+    assert undo(client, three_turns, three_turns.host, **{"from": 4}).status_code == 200
+    assert act(client, three_turns, three_turns.seats[1], {"type": "set_aside", "face": W, "count": 5}).status_code == 200
+    assert act(client, three_turns, three_turns.seats[1], {"type": "stop"}).status_code == 200
+    everything = redo(client, three_turns, three_turns.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 3, "stopped": None}
+    assert everything["state"]["stacks"] == [[23], [25], [26]]
+
+
+def test_rule_6_a_turn_that_fails_after_going_back_drops_the_rest_of_the_wrong_turn(client, three_turns):
+    """Going back to Bruno's 3 × 5, the host enters his failed turn instead: what was left
+    of his wrong turn goes, even before anyone acts again."""
+    assert undo(client, three_turns, three_turns.host, **{"from": 5}).status_code == 200
+    assert act(client, three_turns, three_turns.seats[1], {"type": "bust"}).status_code == 200
+    everything = redo(client, three_turns, three_turns.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 3, "stopped": None}
+    assert everything["state"]["stacks"] == [[23], [], [26]]
+
+
+def test_rule_6_where_players_write_at_once_an_entry_replaces_that_players_undone_entry(client):
+    """Twenty One: the host goes back to Ana's first entry; Caio happens to write first, and
+    his new entry replaces his own undone one, not Ana's."""
+    ones = dict.fromkeys(("white", "black", "red", "blue", "yellow", "green"), 1)
+    table = create(client, "twenty-one", ("Ana", "Bruno", "Caio"))
+    for colour in ("white", "black"):
+        assert act(client, table, table.host, {"type": "roll", "dice": ones}).status_code == 200
+        assert act(client, table, table.seats[0], {"type": "enter", "colors": [colour]}).status_code == 200
+        for seat in (1, 2):
+            assert act(client, table, table.seats[seat], {"type": "cross"}).status_code == 200
+    final = state(client, table)["state"]
+    assert undo(client, table, table.host, **{"from": 2}).status_code == 200
+    assert act(client, table, table.seats[2], {"type": "cross"}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 6, "stopped": None}
+    assert everything["state"] == final

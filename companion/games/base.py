@@ -76,6 +76,10 @@ class Game:
     # table: then it is rendered once per version and language for all of them. Not so
     # when a phone shows its own sheet or its own secrets.
     watchers_see_the_same_table: bool = True
+    # Whether one seat acts at a time, a turn being that seat's actions in a row (the worm
+    # dice games); otherwise several seats act at once (store.redoable: what a correction
+    # entered after going back replaces).
+    one_seat_at_a_time: bool = False
 
     # --- options -------------------------------------------------------------------
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -222,6 +222,8 @@ class WormDiceGame(Game):
     """A game whose turns are this worm-dice phase: `state["turn"]` is the turn in play,
     None once the game is over, and each logged action is a dice action."""
 
+    one_seat_at_a_time = True
+
     dice: Dice
 
     def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:

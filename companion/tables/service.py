@@ -512,6 +512,11 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[s
         raise ServiceError.from_rule(error) from None
 
 
+def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]:
+    game = table.game
+    return store.redoable(db, table.id, as_of, game.one_seat_at_a_time, game.current_seat(table.state))
+
+
 def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:
     """Enter the next undone action again (store.redoable) or, with `everything`, each in
     turn: every one is checked by the rules again, and the first that no longer applies
@@ -524,7 +529,7 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
         _check_expected_version(table, expected_version)
         _refuse_closed(table)
         _refuse_after_rematch(table)
-        pending = store.redoable(db, table_id)
+        pending = redoable(db, table)
         if not pending:
             raise ServiceError(409, "nothing_to_redo", N_("There is nothing to redo."))
         count, stopped = 0, None
@@ -584,7 +589,7 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
     # what can be redone at a version never changes: every phone of the table shares it
     pending = db.redoable.get((table.id, table.version))
     if pending is None:
-        pending = store.redoable(db, table.id, as_of=table.version)
+        pending = redoable(db, table, as_of=table.version)
         db.redoable.put((table.id, table.version), pending)
     offer = []
     for event in pending:

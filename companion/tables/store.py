@@ -255,13 +255,20 @@ def _event_dicts(rows) -> list[dict[str, Any]]:
     ]
 
 
-def redoable(db, table_id: str, as_of: int | None = None) -> list[dict[str, Any]]:
+def redoable(
+    db, table_id: str, as_of: int | None = None, turns: bool = False, seat_in_turn: int | None = None
+) -> list[dict[str, Any]]:
     """The undone actions that can be entered again, in order: the log's appends and undos
     replayed in the order they happened (an event's seq is the version it made, an undo's
     is its undone_version). An undo puts the actions it undid in front of the list; a redo
-    takes its action out; an action entered anew takes the place of the first one (the
-    correction of the line gone back to), so what follows can be redone on top of it.
-    With `as_of`, what could be redone at that table version."""
+    takes its action out. An action entered anew is a correction and takes the place of
+    undone actions of its own seat, so what follows can be redone on top of it: where
+    several seats act at once, that seat's first undone action; in a game of `turns` (one
+    seat at a time), the undone action in front while it is that seat's, and once the
+    corrected turn is over (another seat acts, or `seat_in_turn`, the seat in turn now, is
+    another) the rest of that seat's undone actions in front. So a turn entered again with
+    more or fewer taps than the wrong one replaces all of it, and the next player's turn
+    is still redone as it was. With `as_of`, what could be redone at that table version."""
     log = events(db, table_id) if as_of is None else events_as_of(db, table_id, as_of)
     by_seq = {event["seq"]: event for event in log}
     undos: dict[int, list[dict[str, Any]]] = {}
@@ -273,14 +280,37 @@ def redoable(db, table_id: str, as_of: int | None = None) -> list[dict[str, Any]
         key=lambda happening: happening[0],
     )
     pending: list[dict[str, Any]] = []
+    correcting = None  # in a game of turns: the seat whose turn is being entered again
     for _version, kind, touched in happenings:
         if kind == "undone":
             pending = [by_seq[event["redo_of"] or event["seq"]] for event in touched] + pending
-        elif touched[0]["redo_of"] is not None:
-            pending = [event for event in pending if event["seq"] != touched[0]["redo_of"]]
+            correcting = None
+            continue
+        event = touched[0]
+        if correcting is not None and event["seat"] != correcting:
+            pending = _without_front_of(pending, correcting)  # the corrected turn is over
+        correcting = None
+        if event["redo_of"] is not None:
+            pending = [undone for undone in pending if undone["seq"] != event["redo_of"]]
+        elif turns:
+            correcting = event["seat"]
+            if pending and pending[0]["seat"] == correcting:
+                pending = pending[1:]
         else:
-            pending = pending[1:]
+            first = next((index for index, undone in enumerate(pending) if undone["seat"] == event["seat"]), None)
+            if first is not None:
+                pending = pending[:first] + pending[first + 1 :]
+    if correcting is not None and seat_in_turn != correcting:
+        pending = _without_front_of(pending, correcting)
     return pending
+
+
+def _without_front_of(pending: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """`pending` without the actions of `seat` in front: what was left of a corrected turn."""
+    kept = 0
+    while kept < len(pending) and pending[kept]["seat"] == seat:
+        kept += 1
+    return pending[kept:]
 
 
 def actions_after(db, table_id: str, version: int) -> list[tuple[int, dict[str, Any]]]:

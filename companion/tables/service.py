@@ -509,7 +509,10 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[s
     try:
         return table.game.apply(table.state, event["seat"], event["action"])
     except RuleError as error:
-        raise ServiceError.from_rule(error) from None
+        # the rules speak to the player who acted; whoever redoes it is told whose line it was
+        line = table.game.describe_action(table.state, event["seat"], event["action"])
+        reason = N_("“%(name)s %(line)s” cannot be redone: %(reason)s", name=table.names[event["seat"]], line=line, reason=error.text)
+        raise ServiceError(error.status, error.code, reason) from None
 
 
 def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]:

@@ -4,6 +4,8 @@ outcome in words (issue 17), on the table page, the results page and from the AP
 from __future__ import annotations
 
 import html
+import json
+import re
 
 from played import FAILED_TURN, act, create, play_pickomino
 
@@ -127,3 +129,26 @@ def test_log_lines_the_host_went_back_over_still_say_what_they_did(client):
 
     snapshots._by_database.clear()
     assert [event["text"] for event in client.get(f"/api/tables/{table.id}/log").get_json()["events"]] == written
+
+
+def test_log_a_host_playing_their_own_seat_is_not_marked_as_entering_for_someone(app, client):
+    """The host started the table and joined their own seat on the same phone: their own
+    moves are a player's; only what they enter for another seat says "entered by the host"."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    phone = app.test_client()
+    with phone.session_transaction() as session:
+        session["tables"] = {table.id: {"host": table.host, "seat": table.seats[0]}}
+    page = phone.get(f"/t/{table.id}").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+    def tap(action, **fields):
+        data = {"csrf_token": csrf, "action": json.dumps(action), **fields}
+        assert phone.post(f"/t/{table.id}/act", data=data, headers={"HX-Request": "true"}).status_code == 200
+
+    tap({"type": "set_aside", "face": W, "count": 5})  # Ana's own turn
+    tap({"type": "stop"})
+    tap({"type": "set_aside", "face": W, "count": 4}, seat="1")  # for Bruno, who has no phone
+    events = client.get(f"/api/tables/{table.id}/log").get_json()["events"]
+    assert [(event["seat"], event["by_host"]) for event in events] == [(0, False), (0, False), (1, True)]
+    shown = html.unescape(phone.get(f"/t/{table.id}").text)
+    assert shown.count("(entered by the host)") == 1

@@ -415,7 +415,9 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         except RuleError as error:
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
-        store.append_event(db, table_id, version, seat, viewer.host, action)
+        # a host playing their own seat on their own phone is a player like the others
+        entered_by_host = viewer.host and seat != viewer.seat
+        store.append_event(db, table_id, version, seat, entered_by_host, action)
         outcome = table.game.describe_outcome(table.state, state, seat, action)
         _save(db, table, state, version, viewer)
     db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh

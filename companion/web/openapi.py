@@ -161,7 +161,7 @@ def table_schemas() -> dict[str, Any]:
                         {
                             "seq": {"type": "integer", "minimum": 1},
                             "seat": SEAT,
-                            "by_host": {"type": "boolean"},
+                            "by_host": {"type": "boolean", "description": "Entered by the host for this seat (not a host playing their own seat)."},
                             "action": {"type": "object", "required": ["type"], "description": "As entered, secrets redacted."},
                             "undone": {"type": "boolean"},
                             "at": {"type": "string", "format": "date-time"},

@@ -438,3 +438,33 @@ def test_every_game_has_results_exports_and_a_rematch_with_the_second_player_sta
     assert new["game"] == game and [player["name"] for player in new["players"]] == names[1:] + names[:1]
     if game != "twenty-one":  # Twenty One's options name the sheets, which follow their players (above)
         assert new["options"] == client.get(f"/api/tables/{table.id}").get_json()["options"]
+
+
+def test_a_phone_on_the_results_page_is_led_to_its_seat_when_a_rematch_starts(app, client):
+    """Bruno looks at the chart on the results page while Ana taps Rematch: his page asks
+    as the table page does, and is led to his seat at the new table."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    play_pickomino(client, table)
+    ana, bruno, watcher = joined(app, table.seats[0]), joined(app, table.seats[1]), app.test_client()
+    version = client.get(f"/api/tables/{table.id}").get_json()["version"]
+    follow = f"/t/{table.id}/results/follow?v={version}"
+    assert f'hx-get="{follow.replace("&", "&amp;")}"' in bruno.get(f"/t/{table.id}/results").get_data(as_text=True)
+    assert "results/follow" not in watcher.get(f"/t/{table.id}/results").get_data(as_text=True)  # nothing to follow
+    still = bruno.get(follow)
+    assert still.status_code == 204 and "HX-Redirect" not in still.headers
+    new_id = rematch_of(tap_rematch(ana, table.id))
+    led = bruno.get(follow)
+    assert led.status_code == 204 and led.headers["HX-Redirect"] == f"/t/{table.id}/rematch"
+    assert who(bruno.get(bruno.get(led.headers["HX-Redirect"]).headers["Location"]).get_data(as_text=True)) == "You are Bruno"
+    assert bruno.get(f"/t/{new_id}/poll").status_code == 200
+
+
+def test_a_phone_on_the_results_page_goes_back_to_the_table_when_the_end_is_taken_back(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    play_pickomino(client, table)
+    bruno = joined(app, table.seats[1])
+    version = client.get(f"/api/tables/{table.id}").get_json()["version"]
+    assert client.post(f"/api/tables/{table.id}/undo", json={}, headers=bearer(table.host)).status_code == 200
+    moved = bruno.get(f"/t/{table.id}/results/follow?v={version}")
+    assert moved.status_code == 204 and moved.headers["HX-Redirect"] == f"/t/{table.id}"
+    assert bruno.get(f"/t/ZZZZZZ/results/follow?v={version}").status_code == 404

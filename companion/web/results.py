@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext
 
 from ..tables import history, rematch, service
-from .. import i18n
+from .. import i18n, inputs
 from ..tables.db import get_db
 from ..games.text import N_, Text, listing
 from ..i18n import render
@@ -117,6 +117,25 @@ def results_page(table_id: str):
         share=share_text(view, render(table.game.title), row["created_at"]),
         bgstats_url=export.bgstats_url(play),
     )
+
+
+@bp.get("/t/<table_id>/results/follow")
+def follow_from_results(table_id: str):
+    """A joined phone on the results page asks every few seconds, as the table page does:
+    once a rematch starts it is led to its seat there, and if the table moved (the host
+    took the end back) to the table."""
+    db = get_db()
+    found = service.version_and_rematch(db, table_id)
+    if found is None:
+        abort(404)
+    version, rematch_id = found
+    held = phone.held(table_id)
+    joined = "seat" in held or "host" in held
+    if joined and rematch_id is not None and held.get("rematch") != rematch_id:
+        return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
+    if inputs.number_or_none(request.args.get("v")) != version:
+        return "", 204, {"HX-Redirect": url_for("pages.table_page", table_id=table_id)}
+    return "", 204
 
 
 # --- rematch -------------------------------------------------------------------------------

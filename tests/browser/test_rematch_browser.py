@@ -70,3 +70,32 @@ def test_after_the_last_tap_a_rematch_leads_both_phones_to_their_new_seats(live_
 
     expect(screen).to_have_url(f"{live_server.url}/t/{new_id}/screen", timeout=SYNC_TIMEOUT_MS)
     expect(screen.locator(".status")).to_have_text("Bruno's turn")
+
+
+def test_a_phone_looking_at_the_results_page_is_led_to_its_seat_at_the_rematch(live_server, new_phone):
+    """Bruno opened the results (the chart, the downloads) when Ana tapped Rematch: his
+    phone is led to his own new seat, as from the table page."""
+    created = live_server.create(players=("Ana", "Bruno"), game="pickomino")
+    old_id = created["id"]
+    ana = join(new_phone, created["seats"][0]["join_url"], "Ana")
+    bruno = join(new_phone, created["seats"][1]["join_url"], "Bruno")
+    for _turn in range(16):  # worm x8 takes the highest tile, sixteen times: the grill is empty
+        response = requests.post(
+            f"{live_server.url}/api/tables/{old_id}/actions",
+            json={"type": "set_aside", "face": "worm", "count": 8},
+            headers={"Authorization": f"Bearer {created['host_token']}"},
+        )
+        assert response.status_code == 200, response.text
+    expect(bruno.locator(".status")).to_have_text("The game is over.", timeout=SYNC_TIMEOUT_MS)
+    bruno.get_by_role("link", name="Results, log and downloads").tap()
+    expect(bruno).to_have_url(f"{live_server.url}/t/{old_id}/results")
+
+    expect(ana.locator(".status")).to_have_text("The game is over.", timeout=SYNC_TIMEOUT_MS)
+    ana.get_by_role("button", name="Rematch").tap()
+    expect(ana.locator(".who")).to_have_text("You are Ana")
+    new_url = ana.url
+    assert new_url != f"{live_server.url}/t/{old_id}"
+
+    expect(bruno).to_have_url(new_url, timeout=SYNC_TIMEOUT_MS)
+    expect(bruno.locator(".who")).to_have_text("You are Bruno")
+    expect(bruno.locator(".status")).to_have_text("Your turn")

@@ -13,7 +13,11 @@
     if (!composed || !enter || form.dataset.ready) return;
     form.dataset.ready = "1";
     const diceLeft = parseInt(composed.dataset.diceLeft, 10);
+    const kept = JSON.parse(composed.dataset.kept || "[]");
+    const nothingNew = form.querySelector(".nothing-new");
+    const enterLabel = enter.textContent;
     const roll = [];
+    let failingTapped = false;  // a roll that fails the turn is entered with a second tap
 
     function show() {
       composed.replaceChildren();
@@ -37,6 +41,12 @@
       composed.appendChild(counter);
       enter.disabled = roll.length !== diceLeft;
       enter.value = JSON.stringify({ type: "roll", dice: roll.map(faceValue) });
+      const fails = roll.length === diceLeft && roll.every(function (face) { return kept.includes(face); });
+      if (nothingNew) nothingNew.hidden = !fails;
+      enter.classList.toggle("danger", fails);
+      enter.classList.toggle("primary", !fails);
+      failingTapped = false;
+      enter.textContent = enterLabel;
       form.querySelectorAll(".face-choice[data-face]").forEach(function (button) {
         button.disabled = roll.length >= diceLeft;
       });
@@ -49,6 +59,12 @@
           show();
         }
       });
+    });
+    enter.addEventListener("click", function (event) {
+      if (!nothingNew || nothingNew.hidden || failingTapped) return;
+      event.preventDefault();  // not sent: the player confirms the failing roll first
+      failingTapped = true;
+      enter.textContent = enter.dataset.failsLabel;
     });
     form.querySelector("[data-clear]").addEventListener("click", function () {
       roll.length = 0;

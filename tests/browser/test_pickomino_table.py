@@ -222,7 +222,19 @@ def test_rule_1_a_roll_with_nothing_new_fails_the_turn_by_itself(live_server, ne
     bruno = join(new_phone, table, "Bruno")
 
     set_aside(ana, 4, 4)
+    version = table_version(ana)
     enter_roll(ana, [4, 4, 4, 4])
+    # entering a roll that fails the turn asks once more, like quick entry's failing tap
+    expect(ana.locator(".panel-roll .nothing-new")).to_have_text("Nothing new in this roll: entering it fails your turn.")
+    confirm = ana.locator(".panel-roll").get_by_role("button", name="Yes, the turn fails")
+    expect(confirm).to_be_visible()
+    assert table_version(ana) == version
+    # a change to the roll takes the question back
+    ana.locator(".panel-roll").get_by_role("button", name="Clear").tap()
+    expect(ana.locator(".panel-roll .nothing-new")).to_be_hidden()
+    enter_roll(ana, [4, 4, 4, 4])
+    ana.locator(".panel-roll").get_by_role("button", name="Yes, the turn fails").tap()
+    wait_for_new_version(ana, version)
     expect(outcome(bruno)).to_have_text(
         "Ana failed (no new face in the roll): there was no tile to give back.", timeout=SYNC_TIMEOUT_MS
     )

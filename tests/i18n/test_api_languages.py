@@ -52,7 +52,7 @@ EXPECTED = {
     ("player_count", "fr"): "Pickomino se joue de 2 à 7 joueurs, pas à 1.",
     ("player_count", "ro"): "Pickomino se joacă de 2 până la 7 jucători, nu de 1.",
     ("not_your_turn", "pt"): "É a vez de Ana, não a sua.",
-    ("not_your_turn", "fr"): "C'est au tour de Ana, pas au vôtre.",
+    ("not_your_turn", "fr"): "C'est à Ana de jouer, pas à vous.",
     ("not_your_turn", "ro"): "Ana este la rând, nu tu.",
     ("nothing_set_aside", "pt"): "Colete dados antes de terminar: um turno começa com a rolagem de todos os 8 dados.",
     ("nothing_set_aside", "fr"): "Mettez des dés de côté avant de vous arrêter\u00a0: un tour commence par le lancer des 8 dés.",

@@ -35,6 +35,11 @@ TABLE_ID_LENGTH = 6
 TOKEN_BYTES = 12
 
 
+def is_table_id(text: str) -> bool:
+    """Whether `text` has the shape of a table id: any other text is no table's."""
+    return len(text) == TABLE_ID_LENGTH and all(char in TABLE_ID_ALPHABET for char in text)
+
+
 class ServiceError(Exception):
     """A refused request: HTTP status, stable code, a sentence for the player."""
 

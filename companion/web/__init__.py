@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import current_app, make_response, render_template, request, url_for
+from flask import abort, current_app, make_response, render_template, request, url_for
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
 from .. import i18n
+from ..tables import service
 from ..tables.db import is_storage_failure, storage_errors
 from ..games import GAMES
 from ..games.text import N_
@@ -22,6 +23,7 @@ from . import session as phone
 
 
 def install(app) -> None:
+    app.url_value_preprocessor(check_table_id)
     app.before_request(check_forms)
     # a global, not a context variable: macros.html (the forms' macro) is imported
     # without the page's context, so Jinja builds it once instead of on every render
@@ -38,6 +40,18 @@ def install(app) -> None:
     app.register_blueprint(players.bp)
     app.register_blueprint(rules.bp)
     game_styles.install(app)
+
+
+def check_table_id(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A table id of another shape than the companion gives (a NUL, a letter no id has, any
+    length but six) names no table: answered here for every route, before a database is
+    asked (PostgreSQL refuses text holding a NUL). The answer does not repeat the id."""
+    table_id = (values or {}).get("table_id")
+    if table_id is None or service.is_table_id(table_id):
+        return
+    if request.path.startswith("/api/"):
+        raise service.ServiceError(404, "unknown_table", N_("There is no table with that code."))
+    abort(404)
 
 
 def check_forms() -> None:

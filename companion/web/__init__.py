@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, make_response, render_template, request, url_for
+from flask.globals import request_ctx
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
@@ -97,6 +98,10 @@ def http_error(exc: HTTPException):
         message = N_("This page is out of date. Reload it and try again.")
     else:
         message = messages.get(exc.code, N_("Something went wrong."))
+    if request_ctx.url_adapter is None:
+        # No address can be made for this request (werkzeug refused its Host header, BadHost):
+        # the error page, whose links are addresses, cannot be rendered. The sentence alone.
+        return render(message), exc.code, {"Content-Type": "text/plain; charset=utf-8"}
     return render_template("error.html", message=render(message), status=exc.code), exc.code
 
 

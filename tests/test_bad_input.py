@@ -275,3 +275,56 @@ def test_bad_input_typed_numbers_on_a_page_are_refused_with_a_sentence(world, ty
         "A number in this request is too large: numbers go up to 1,000,000,000.",
     )
     assert world.snapshot() == before
+
+
+# --- what a refusal repeats -----------------------------------------------------------------
+LONG = "x" * 60000
+SHOWN = "x" * 32 + "…"
+COLOURS = ["white", "black", "red", "blue", "yellow", "green"]  # Twenty One's dice
+
+
+@pytest.mark.parametrize(
+    "game, options, action, sentence",
+    [
+        (LONG, {}, None, f"There is no game called {SHOWN} here."),
+        ("pickomino", {LONG: True}, None, f"Pickomino has no option called {SHOWN}."),
+        ("twenty-one", {"sheets": [LONG]}, None, f"There is no sheet {SHOWN}: the sheets are A to F."),
+        ("twenty-one", {"sheet_layouts": [[[LONG, "black", "red", "blue", "yellow", "green"]] + [COLOURS] * 4]}, None, f"{SHOWN} is not a die colour."),
+        ("heckmeck-barbecue", {"spot_worms": {LONG: 1}}, None, f"There is no grill spot {SHOWN}: the spots are 23 to 36."),
+        ("pickomino", {}, {"type": LONG}, f"There is no action called {SHOWN} in this game."),
+        ("heckmeck-barbecue", {}, {"type": LONG}, f"There is no action called {SHOWN} in this game."),
+        ("lobo", {}, {"type": LONG}, f"There is no action called {SHOWN} in this game."),
+        ("twenty-one", {}, {"type": LONG}, f"There is no action called {SHOWN} in this game."),
+        ("qwixx", {}, {"type": LONG}, f"Qwixx has no action {SHOWN}."),
+        ("lobo", {"deal_colors": False}, {"type": "choose_color", "color": LONG}, f"There is no {SHOWN} flock: choose red, blue, yellow or black."),
+        ("qwixx", {}, {"type": "white", "row": LONG}, f"Qwixx has no {SHOWN} row: the rows are red, yellow, green and blue."),
+    ],
+)
+def test_bad_input_a_refusal_repeats_at_most_32_characters_of_what_was_sent(client, game, options, action, sentence):
+    players = ["Ana", "Bruno"]
+    created = client.post("/api/tables", json={"game": game, "players": players, "options": options})
+    if action is None:
+        assert created.get_json()["error"] == sentence
+        return
+    body = created.get_json()
+    if game == "qwixx":  # the white sum is crossed once the dice are rolled
+        roll = {"type": "roll", "dice": {"white1": 1, "white2": 2, "red": 3, "yellow": 4, "green": 5, "blue": 6}}
+        assert client.post(f"/api/tables/{body['id']}/actions", json=roll, headers=World.bearer(body["host_token"])).status_code == 200
+    refused = client.post(f"/api/tables/{body['id']}/actions", json=action, headers=World.bearer(body["seats"][0]["token"]))
+    assert refused.get_json()["error"] == sentence
+
+
+def test_bad_input_a_twenty_one_die_colour_is_repeated_at_most_32_characters(client):
+    body = client.post("/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"]}).get_json()
+    dice = {"type": "roll", "dice": dict.fromkeys(COLOURS, 3)}
+    assert client.post(f"/api/tables/{body['id']}/actions", json=dice, headers=World.bearer(body["host_token"])).status_code == 200
+    refused = client.post(
+        f"/api/tables/{body['id']}/actions", json={"type": "enter", "colors": [LONG]}, headers=World.bearer(body["seats"][0]["token"])
+    )
+    assert refused.get_json()["error"] == f"There is no {SHOWN} die."
+
+
+def test_bad_input_the_players_page_repeats_at_most_32_characters_of_the_name(client):
+    response = client.get("/players/" + "x" * 5000)
+    assert response.status_code == 404
+    assert f"Nobody called {SHOWN} has played at this companion." in response.get_data(as_text=True)

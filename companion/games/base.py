@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable
 
 from .errors import MalformedAction, RuleError
 from .schema import ApiSchemas
-from .text import N_, Text
+from .text import N_, Text, shown
 
 
 THREE, TWO = ("Ana", "Bruno", "Caio"), ("Ana", "Bruno")  # the players of the scenes
@@ -87,7 +87,7 @@ class Game:
         if unknown:
             raise RuleError(
                 "unknown_option",
-                N_("%(game)s has no option called %(option)s.", game=self.title, option=unknown[0]),
+                N_("%(game)s has no option called %(option)s.", game=self.title, option=shown(unknown[0])),
             )
         return {
             name: option.check(raw[name]) if name in raw else copy.deepcopy(option.default)

@@ -18,7 +18,7 @@ from typing import Any
 from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
-from .text import N_, NP_, Text, listing
+from .text import N_, NP_, Text, listing, shown
 
 COLORS = ("white", "black", "red", "blue", "yellow", "green")
 COLOR_NAMES = {
@@ -123,7 +123,7 @@ def check_sheets(value: Any) -> list[str | None] | None:
         return None
     for letter in value:
         if letter is not None and letter not in SHEET_LAYOUTS:
-            raise RuleError("unknown_sheet", N_("There is no sheet %(letter)s: the sheets are A to F.", letter=letter))
+            raise RuleError("unknown_sheet", N_("There is no sheet %(letter)s: the sheets are A to F.", letter=shown(letter)))
     chosen = [letter for letter in value if letter is not None]
     for letter in chosen:
         if chosen.count(letter) > 1:
@@ -146,7 +146,7 @@ def check_layout(layout: Any, player: int) -> list[list[str]]:
             raise MalformedAction(shape)
         unknown = [color for color in row if color not in COLORS]
         if unknown:
-            raise RuleError("invalid_layout", N_("%(color)s is not a die colour.", color=unknown[0]))
+            raise RuleError("invalid_layout", N_("%(color)s is not a die colour.", color=shown(unknown[0])))
         if sorted(row) != sorted(COLORS):
             raise RuleError(
                 "invalid_layout",
@@ -504,7 +504,7 @@ class TwentyOne(Game):
         elif kind == "cross":
             self._cross(state, seat, action)
         else:
-            raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=kind))
+            raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=shown(kind)))
 
     def _require_roller(self, state: dict[str, Any], seat: int) -> None:
         if seat != state["active"]:
@@ -585,7 +585,7 @@ class TwentyOne(Game):
         fields = {field["color"]: field for field in row["fields"]}
         for color in colors:
             if color not in fields:
-                raise RuleError("unknown_color", N_("There is no %(color)s die.", color=color))
+                raise RuleError("unknown_color", N_("There is no %(color)s die.", color=shown(color)))
             if colors.count(color) > 1:
                 raise RuleError("duplicate_color", N_("The %(color)s die can be entered only once.", color=color_name(color)))
             field, value = fields[color], state["roll"][color]

@@ -14,7 +14,7 @@ from typing import Any
 from .base import Game, require_seat_turn
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, TEXT, action, array, nullable, obj, ref
-from .text import N_, NP_, Text
+from .text import N_, NP_, Text, shown
 
 WORM = "worm"
 DICE_COUNT = 8
@@ -147,7 +147,7 @@ def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None
                 N_("Your roll has a face you have not set aside yet: keep one of them."),
             )
         return DECLARED_FAILED
-    raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=kind))
+    raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=shown(kind)))
 
 
 def _roll(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None:

@@ -26,7 +26,7 @@ from . import store
 from .db import is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
-from ..games.text import N_, NP_, Text
+from ..games.text import N_, NP_, Text, shown
 from ..inputs import clean_name, look_of_name, name_problem
 
 NAME_MAX_LENGTH = 24
@@ -161,7 +161,7 @@ def game_for(slug: Any) -> Game:
     if not isinstance(slug, str):
         raise ServiceError(400, "malformed_request", N_("Choose a game."))
     if slug not in GAMES:
-        raise ServiceError(422, "unknown_game", N_("There is no game called %(game)s here.", game=slug))
+        raise ServiceError(422, "unknown_game", N_("There is no game called %(game)s here.", game=shown(slug)))
     return GAMES[slug]
 
 

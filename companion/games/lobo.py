@@ -163,7 +163,8 @@ class Lobo(Game):
             required=["seat", "color", "revealed", "left", "bonus", "meadow"],
         )
         typed_meadow = obj(
-            {"sheep": {"type": "integer", "minimum": 0, "maximum": MAX_SHEEP}, "fenced": {"type": "boolean"}, "wolf": {"type": "boolean"}}
+            {"sheep": {"type": "integer", "minimum": 0, "maximum": MAX_SHEEP}, "fenced": {"type": "boolean"}, "wolf": {"type": "boolean"}},
+            additionalProperties=False,
         )
         return ApiSchemas(
             options_request=obj({"deal_colors": {"type": "boolean"}}, required=[], additionalProperties=False),

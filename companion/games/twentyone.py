@@ -348,7 +348,15 @@ class TwentyOne(Game):
                     {"colors": array({"enum": list(COLORS)}, minItems=1, maxItems=len(COLORS), uniqueItems=True), **seen},
                     ["colors"],
                 ),
-                "TwentyOneCross": action("cross", "twenty-one: cross out the leftmost empty field of the current row.", seen),
+                "TwentyOneCross": action(
+                    "cross",
+                    "twenty-one: cross out the leftmost empty field of the current row.",
+                    {
+                        # the page's writing form sends the dice ticked with its cross button too
+                        "colors": array({"type": "string"}, maxItems=0, description="Dice chosen to enter: 422 enter_or_cross."),
+                        **seen,
+                    },
+                ),
             },
             named={
                 "TwentyOneDice": obj(

@@ -283,6 +283,8 @@ API_NAMED = {
         )
     ),
 }
+# Pickomino: a stop, or an entry that ends the turn by itself (the last dice), may decline a steal.
+TAKE = {"const": "grill", "description": "Pickomino only: decline a possible steal and take the next lower grill tile."}
 API_ACTIONS = {
     "WormDiceRoll": action(
         "roll",
@@ -290,17 +292,19 @@ API_ACTIONS = {
         {"dice": array(ref("Face"), minItems=1, maxItems=DICE_COUNT)},
         ["dice"],
     ),
-    "WormDiceKeep": action("keep", "Set aside all dice of that face from the last roll.", {"face": ref("Face")}, ["face"]),
+    "WormDiceKeep": action(
+        "keep", "Set aside all dice of that face from the last roll.", {"face": ref("Face"), "take": TAKE}, ["face"]
+    ),
     "WormDiceSetAside": action(
         "set_aside",
         "Quick entry: set aside `count` dice of `face`, no roll recorded.",
-        {"face": ref("Face"), "count": {"type": "integer", "minimum": 1, "maximum": DICE_COUNT}},
+        {"face": ref("Face"), "count": {"type": "integer", "minimum": 1, "maximum": DICE_COUNT}, "take": TAKE},
         ["face", "count"],
     ),
     "WormDiceStop": action(
         "stop",
         'End the turn and claim. Pickomino only: "take": "grill" declines a possible steal.',
-        {"take": {"const": "grill"}},
+        {"take": TAKE},
     ),
     "WormDiceBust": action("bust", "Declare the turn failed (not before a group is set aside)."),
 }

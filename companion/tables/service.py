@@ -316,7 +316,7 @@ def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
             if seq not in missing:
                 game.step(state, seat, action)  # in place: accepted once, so it is accepted again
                 continue
-            after = game.apply(state, seat, action)
+            after = game.reapply(state, seat, action)
             lines[seq] = game.describe_outcome(state, after, seat, action)
             db.outcomes.put((table.id, seq), (lines[seq],))
             state = after
@@ -341,7 +341,7 @@ def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int
             before = db.snapshots.get((table.id, event["seq"] - 1))  # often kept since that version
             if before is None:
                 before = replay(db, game, table.row, table.names, event["seq"] - 1)
-            after = game.apply(before, event["seat"], event["action"])
+            after = game.reapply(before, event["seat"], event["action"])
             kept = (game.describe_outcome(before, after, event["seat"], event["action"]),)
             db.outcomes.put((table.id, event["seq"]), kept)
         lines[event["seq"]] = kept[0]
@@ -512,7 +512,7 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[s
             403, "not_your_action", N_("Only %(name)s or the host can redo %(name)s's action.", name=table.names[event["seat"]])
         )
     try:
-        return table.game.apply(table.state, event["seat"], event["action"])
+        return table.game.apply(table.state, event["seat"], event["action"])  # entered again: checked as new
     except RuleError as error:
         raise ServiceError.from_rule(error) from None
 

@@ -138,16 +138,25 @@ def is_valid_unicode(text: str) -> bool:
 
 # --- names --------------------------------------------------------------------------------
 def name_problem(name: str) -> Text | None:
-    """Why `name` cannot be a player's name (None if it can): it must be valid Unicode,
-    hold no control character, and show at least one letter, digit, mark of punctuation
-    or symbol (a name of spaces or zero-width characters alone is invisible)."""
-    if not is_valid_unicode(name):
+    """Why `name` cannot be a player's name (None if it can): it must be valid Unicode
+    with no sign of broken text, hold no control character, and show at least one
+    letter, digit, mark of punctuation or symbol (a name of spaces or zero-width
+    characters alone is invisible)."""
+    if not is_valid_unicode(name) or any(_is_broken(char) for char in name):
         return N_("A name must be made of real characters: this one holds broken text.")
     if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS for char in name):
         return N_("A name cannot hold control characters (line breaks, tabs, direction marks).")
     if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
         return N_("A name must show at least one letter, digit or symbol.")
     return None
+
+
+def _is_broken(char: str) -> bool:
+    """U+FFFD, what undecodable bytes become, or a noncharacter (U+FDD0..U+FDEF and the last
+    two code points of every plane), which no text is meant to carry (U+FFFF is not even
+    allowed in XML, and the results picture is XML)."""
+    code = ord(char)
+    return code == 0xFFFD or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
 
 
 def look_of_name(name: str) -> str:

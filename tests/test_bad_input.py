@@ -14,6 +14,8 @@ import json
 import re
 import sqlite3
 from urllib.parse import quote
+from xml.etree import ElementTree
+from xml.sax.saxutils import escape
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +23,7 @@ from hypothesis import strategies as st
 
 from companion import create_app
 from companion.games import GAMES
-from companion.inputs import NUMBER_LIMIT
+from companion.inputs import NUMBER_LIMIT, clean_name, name_problem
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
@@ -242,6 +244,10 @@ def test_bad_input_start_form(world, data, names):
         ("Ana\nBruno", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
         ("Ana\x00", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
         ("\u202eanA", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        *[
+            (f"Ana{broken}", "A name must be made of real characters: this one holds broken text.")
+            for broken in ("\ufffd", "\ufffe", "\uffff", "\ufdd0", "\ufdef", "\U0001fffe", "\U0010ffff")
+        ],
     ],
 )
 def test_bad_input_invisible_or_control_names_are_refused_with_a_sentence(world, name, sentence):
@@ -250,6 +256,14 @@ def test_bad_input_invisible_or_control_names_are_refused_with_a_sentence(world,
     assert response.status_code == 422
     assert response.get_json() == {"code": "name_invalid", "error": sentence}
     assert world.snapshot() == before
+
+
+@FUZZ
+@given(name=st.lists(st.one_of(st.characters(), st.sampled_from("\ufffd\ufffe\uffff\ufdd0\U0010ffff\x00\x0b")), max_size=6).map("".join))
+def test_bad_input_every_name_the_companion_takes_fits_in_the_results_picture(name):
+    """results.svg is XML, which has no room for a NUL, a surrogate or U+FFFF."""
+    if name_problem(clean_name(name)) is None:
+        ElementTree.fromstring(f"<svg><text>{escape(clean_name(name))}</text></svg>")
 
 
 def test_bad_input_names_in_any_script_are_welcome_and_stored_in_one_form(world):

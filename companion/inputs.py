@@ -21,9 +21,13 @@ from .games.text import N_, Text
 NUMBER_LIMIT = 10**9
 _LONGEST_NUMBER = len(str(NUMBER_LIMIT))
 
-# Invisible characters that reorder the text around them (bidi embeddings, overrides and
-# isolates): in a name they would turn the sentences it stands in around.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Invisible characters that set the direction of the text around them (bidi embeddings,
+# overrides and isolates, and the marks): in a name they would turn the sentences it
+# stands in around.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+# Characters that show nothing though Unicode classes them as letters or symbols: the
+# Hangul fillers and the blank Braille pattern.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 class InputError(MalformedAction):
@@ -140,13 +144,13 @@ def is_valid_unicode(text: str) -> bool:
 def name_problem(name: str) -> Text | None:
     """Why `name` cannot be a player's name (None if it can): it must be valid Unicode
     with no sign of broken text, hold no control character, and show at least one
-    letter, digit, mark of punctuation or symbol (a name of spaces or zero-width
-    characters alone is invisible)."""
+    letter, digit, mark of punctuation or symbol (a name of spaces, zero-width characters
+    or fillers alone is invisible)."""
     if not is_valid_unicode(name) or any(_is_broken(char) for char in name):
         return N_("A name must be made of real characters: this one holds broken text.")
     if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS for char in name):
         return N_("A name cannot hold control characters (line breaks, tabs, direction marks).")
-    if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
+    if not any(unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS for char in name):
         return N_("A name must show at least one letter, digit or symbol.")
     return None
 
@@ -162,12 +166,14 @@ def _is_broken(char: str) -> bool:
 def look_of_name(name: str) -> str:
     """What a name looks like, for telling the players of one table apart: its case, its
     compatibility forms ("ﬀ", "ff") and its invisible characters (a zero-width space, a
-    soft hyphen, a joiner) aside, so "Ana" and "Ana" with a zero-width space are one name.
-    The emoji tags that tell one flag from another stay."""
+    soft hyphen, a joiner, a Hangul filler) aside, so "Ana" and "Ana" with a zero-width
+    space are one name. The emoji tags that tell one flag from another stay."""
     # Unicode's compatibility caseless match (its definition D146, step by step)
     folded = unicodedata.normalize("NFD", name.strip()).casefold()
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", folded).casefold())
-    return "".join(char for char in folded if unicodedata.category(char) != "Cf" or char in _EMOJI_TAGS)
+    return "".join(
+        char for char in folded if (unicodedata.category(char) != "Cf" or char in _EMOJI_TAGS) and char not in _BLANKS
+    )
 
 
 # Invisible, but they make the flags of England, Scotland and Wales different flags.

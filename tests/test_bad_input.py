@@ -244,6 +244,11 @@ def test_bad_input_start_form(world, data, names):
         ("Ana\nBruno", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
         ("Ana\x00", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
         ("\u202eanA", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        ("Ana\u200e", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        ("\u200fAna", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        ("A\u061cna", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        *[(filler, "A name must show at least one letter, digit or symbol.") for filler in ("\u115f", "\u1160", "\u3164", "\uffa0", "\u2800")],
+        ("\u3164\u3164 \u2800", "A name must show at least one letter, digit or symbol."),
         *[
             (f"Ana{broken}", "A name must be made of real characters: this one holds broken text.")
             for broken in ("\ufffd", "\ufffe", "\uffff", "\ufdd0", "\ufdef", "\U0001fffe", "\U0010ffff")
@@ -264,6 +269,12 @@ def test_bad_input_every_name_the_companion_takes_fits_in_the_results_picture(na
     """results.svg is XML, which has no room for a NUL, a surrogate or U+FFFF."""
     if name_problem(clean_name(name)) is None:
         ElementTree.fromstring(f"<svg><text>{escape(clean_name(name))}</text></svg>")
+
+
+def test_bad_input_a_hangul_filler_or_braille_blank_does_not_make_another_name(world):
+    for names in (["Ana", "Ana\u3164"], ["Ana", "A\u2800na"], ["Ana", "\uffa0Ana\u115f"]):
+        response = world.api.post("/api/tables", json={"game": "pickomino", "players": names})
+        assert response.get_json()["code"] == "duplicate_name", names
 
 
 def test_bad_input_names_in_any_script_are_welcome_and_stored_in_one_form(world):

@@ -6,18 +6,18 @@ the form check (CSRF), the template helpers, the parts of pages kept for all pho
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 from flask import abort, current_app, make_response, render_template, request, url_for
 from flask.globals import request_ctx
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
-from .. import i18n
+from .. import i18n, inputs
 from ..tables import service
 from ..tables.db import is_storage_failure, storage_errors
 from ..games import GAMES
-from ..games.text import N_
+from ..games.text import N_, Text
 from ..i18n import render
 from . import api, fragments, game_styles, pages, players, results, rules, screen
 from . import session as phone
@@ -56,11 +56,23 @@ def check_table_id(_endpoint: str | None, values: dict[str, Any] | None) -> None
 
 
 def check_forms() -> None:
-    """Every page's form carries the session's CSRF token; the API is reached with tokens
-    in a header, which no other site can make a browser send. An address nothing answers
-    at gets its 404 or 405, not a refused form."""
+    """Every page's form holds valid Unicode and carries the session's CSRF token; the API
+    is reached with tokens in a header, which no other site can make a browser send. An
+    address nothing answers at gets its 404 or 405, not a refused form."""
     if request.blueprint not in (None, api.bp.name):
+        if request.method == "POST" and request.mimetype == "application/x-www-form-urlencoded":
+            check_form_text()
         phone.check_csrf()
+
+
+def check_form_text() -> None:
+    """A form's text must decode as UTF-8 once its %-escapes are undone: werkzeug keeps
+    undecodable bytes as their escapes, so "%ED%A0%80" (a surrogate) would arrive as that
+    literal text and be stored as a name. The form is parsed later from the same bytes."""
+    try:
+        unquote_to_bytes(request.get_data(cache=True).replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        abort(400, description=inputs.NOT_UNICODE)
 
 
 def template_helpers() -> dict[str, Any]:
@@ -96,6 +108,8 @@ def http_error(exc: HTTPException):
     }
     if exc.description == "csrf":
         message = N_("This page is out of date. Reload it and try again.")
+    elif isinstance(exc.description, Text):  # a refusal that says why (check_forms)
+        message = exc.description
     else:
         message = messages.get(exc.code, N_("Something went wrong."))
     if request_ctx.url_adapter is None:

@@ -68,6 +68,22 @@ def whole_number(typed: str | None) -> int | None:
     return int(text)
 
 
+UNREADABLE_NUMBER = N_("This request holds a number the companion cannot read. Reload the page and try again.")
+
+
+def sent_number(typed: str | None) -> int | None:
+    """A number a page's form sends back (the version the page shows, the seat the host
+    enters for, the line of the log to go back to): None when the field is absent or blank,
+    else a whole number within ±NUMBER_LIMIT. Anything else is refused: a garbled version
+    must not skip the stale-page check, nor a garbled seat act as the phone's own."""
+    if typed is None or not typed.strip():
+        return None
+    number = whole_number(typed)
+    if number is None:
+        raise InputError("malformed_number", UNREADABLE_NUMBER)
+    return number
+
+
 def number_or_none(typed: str | None) -> int | None:
     """A number that only chooses what a page shows (the version a phone has, the seat the
     host enters for): anything that is not a whole number in bounds shows the default."""

@@ -10,6 +10,7 @@ Every answer must be below 500, and every refused one must leave the database as
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sqlite3
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 from companion import create_app
 from companion.games import GAMES
 from companion.inputs import NUMBER_LIMIT, clean_name, name_problem
+from played import act, create, csrf_of, host_phone
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
@@ -353,3 +355,69 @@ def test_bad_input_the_players_page_repeats_at_most_32_characters_of_the_name(cl
     response = client.get("/players/" + "x" * 5000)
     assert response.status_code == 404
     assert f"Nobody called {SHOWN} has played at this companion." in response.get_data(as_text=True)
+
+
+# --- numbers a page's form sends back -------------------------------------------------------
+UNREADABLE = "This request holds a number the companion cannot read. Reload the page and try again."
+
+
+def host_tap(phone, table, path: str, **fields):
+    data = {"csrf_token": csrf_of(phone), **fields}
+    return phone.post(f"/t/{table.id}/{path}", data=data, headers={"HX-Request": "true"})
+
+
+def alert_of(response) -> str:
+    return html.unescape(re.search(r'role="alert">([^<]+)<', response.text).group(1).strip())
+
+
+def state_and_log(client, table) -> tuple:
+    return client.get(f"/api/tables/{table.id}").get_json(), client.get(f"/api/tables/{table.id}/log").get_json()
+
+
+@pytest.mark.parametrize(
+    "field, typed",
+    [("expected_version", "abc"), ("expected_version", "⁰"), ("expected_version", "0.5"), ("seat", "Bruno"), ("seat", "½"), ("seat", "1e0")],
+)
+def test_bad_input_a_garbled_number_in_a_tap_is_refused_with_a_sentence(app, client, field, typed):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    host = host_phone(app, table)
+    before = state_and_log(client, table)
+    action = json.dumps({"type": "set_aside", "face": "worm", "count": 2})
+    response = host_tap(host, table, "act", action=action, **{"expected_version": "0", field: typed})
+    assert response.status_code == 400
+    assert alert_of(response) == UNREADABLE
+    assert state_and_log(client, table) == before
+
+
+@pytest.mark.parametrize("fields", [{"from": "abc"}, {"from": "1.0"}, {"from": "¹"}, {"expected_version": "two"}])
+def test_bad_input_a_garbled_number_in_an_undo_is_refused_with_a_sentence(app, client, fields):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    act(client, table, table.host, {"type": "set_aside", "face": "worm", "count": 2})
+    act(client, table, table.host, {"type": "set_aside", "face": 5, "count": 2})
+    host = host_phone(app, table)
+    before = state_and_log(client, table)
+    response = host_tap(host, table, "undo", **{"expected_version": "2", **fields})
+    assert response.status_code == 400
+    assert alert_of(response) == UNREADABLE
+    assert state_and_log(client, table) == before
+
+
+def test_bad_input_a_garbled_version_in_a_redo_is_refused_with_a_sentence(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    act(client, table, table.host, {"type": "set_aside", "face": "worm", "count": 2})
+    host = host_phone(app, table)
+    assert host_tap(host, table, "undo", expected_version="1").status_code == 200
+    before = state_and_log(client, table)
+    response = host_tap(host, table, "redo", expected_version="v2")
+    assert response.status_code == 400
+    assert alert_of(response) == UNREADABLE
+    assert state_and_log(client, table) == before
+
+
+def test_bad_input_a_blank_or_absent_number_in_a_form_is_left_out(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    host = host_phone(app, table)
+    action = json.dumps({"type": "set_aside", "face": "worm", "count": 2})
+    assert host_tap(host, table, "act", action=action, expected_version=" ", seat="").status_code == 200
+    assert host_tap(host, table, "undo", **{"from": ""}).status_code == 200
+    assert client.get(f"/api/tables/{table.id}").get_json()["version"] == 2

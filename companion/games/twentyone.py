@@ -526,7 +526,7 @@ class TwentyOne(Game):
         self._require_roller(state, seat)
         if state["roll"] is not None:
             raise RuleError("already_rolled", N_("The dice are already rolled this round: now everyone writes."))
-        state["roll"] = parse_dice(action)
+        state["roll"] = parse_dice(action.get("dice"))
 
     def reroll_refusal(self, state: dict[str, Any]) -> RuleError | None:
         """Why the roll cannot be re-rolled now, or None: once a round, before anyone has
@@ -544,7 +544,7 @@ class TwentyOne(Game):
         refusal = self.reroll_refusal(state)
         if refusal is not None:
             raise refusal
-        dice = parse_dice(action)
+        dice = parse_dice(action.get("dice"))
         for color in COLORS:
             if state["roll"][color] == STAYING_FACE and dice[color] != STAYING_FACE:
                 raise RuleError(
@@ -575,7 +575,7 @@ class TwentyOne(Game):
                     N_("Only your current row, row %(row)s, can be written in this round.", row=sheet["row"] + 1),
                 )
         seen_roll = action.get("roll")
-        if seen_roll is not None and seen_roll != state["roll"]:
+        if seen_roll is not None and parse_dice(seen_roll) != state["roll"]:
             raise RuleError(
                 "roll_changed",
                 N_("The dice were re-rolled after your page showed them: nothing was written. Look at the new roll."),
@@ -705,9 +705,9 @@ class TwentyOne(Game):
         return N_("crossed out a field.")
 
 
-def parse_dice(action: dict[str, Any]) -> dict[str, int]:
-    """The six dice of a roll, by colour, each showing 1..6."""
-    dice = action.get("dice")
+def parse_dice(dice: Any) -> dict[str, int]:
+    """The six dice of a roll (an action's, or the one a writer's page showed), by colour,
+    each showing 1..6."""
     if not isinstance(dice, dict) or set(dice) != set(COLORS):
         raise MalformedAction(N_("A roll gives a number for each of the six dice: white, black, red, blue, yellow and green."))
     for color in COLORS:

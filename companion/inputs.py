@@ -21,9 +21,13 @@ from .games.text import N_, Text
 NUMBER_LIMIT = 10**9
 _LONGEST_NUMBER = len(str(NUMBER_LIMIT))
 
-# Invisible characters that reorder the text around them (bidi embeddings, overrides and
-# isolates): in a name they would turn the sentences it stands in around.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Invisible characters that set the direction of the text around them (bidi embeddings,
+# overrides and isolates, and the marks): in a name they would turn the sentences it
+# stands in around.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+# Characters that show nothing though Unicode classes them as letters or symbols: the
+# Hangul fillers and the blank Braille pattern.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 class InputError(MalformedAction):
@@ -62,6 +66,22 @@ def whole_number(typed: str | None) -> int | None:
     if len(digits) > _LONGEST_NUMBER or abs(int(text)) > NUMBER_LIMIT:
         raise InputError("number_too_large", TOO_LARGE)
     return int(text)
+
+
+UNREADABLE_NUMBER = N_("This request holds a number the companion cannot read. Reload the page and try again.")
+
+
+def sent_number(typed: str | None) -> int | None:
+    """A number a page's form sends back (the version the page shows, the seat the host
+    enters for, the line of the log to go back to): None when the field is absent or blank,
+    else a whole number within ±NUMBER_LIMIT. Anything else is refused: a garbled version
+    must not skip the stale-page check, nor a garbled seat act as the phone's own."""
+    if typed is None or not typed.strip():
+        return None
+    number = whole_number(typed)
+    if number is None:
+        raise InputError("malformed_number", UNREADABLE_NUMBER)
+    return number
 
 
 def number_or_none(typed: str | None) -> int | None:
@@ -138,27 +158,38 @@ def is_valid_unicode(text: str) -> bool:
 
 # --- names --------------------------------------------------------------------------------
 def name_problem(name: str) -> Text | None:
-    """Why `name` cannot be a player's name (None if it can): it must be valid Unicode,
-    hold no control character, and show at least one letter, digit, mark of punctuation
-    or symbol (a name of spaces or zero-width characters alone is invisible)."""
-    if not is_valid_unicode(name):
+    """Why `name` cannot be a player's name (None if it can): it must be valid Unicode
+    with no sign of broken text, hold no control character, and show at least one
+    letter, digit, mark of punctuation or symbol (a name of spaces, zero-width characters
+    or fillers alone is invisible)."""
+    if not is_valid_unicode(name) or any(_is_broken(char) for char in name):
         return N_("A name must be made of real characters: this one holds broken text.")
     if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS for char in name):
         return N_("A name cannot hold control characters (line breaks, tabs, direction marks).")
-    if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
+    if not any(unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS for char in name):
         return N_("A name must show at least one letter, digit or symbol.")
     return None
+
+
+def _is_broken(char: str) -> bool:
+    """U+FFFD, what undecodable bytes become, or a noncharacter (U+FDD0..U+FDEF and the last
+    two code points of every plane), which no text is meant to carry (U+FFFF is not even
+    allowed in XML, and the results picture is XML)."""
+    code = ord(char)
+    return code == 0xFFFD or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
 
 
 def look_of_name(name: str) -> str:
     """What a name looks like, for telling the players of one table apart: its case, its
     compatibility forms ("ﬀ", "ff") and its invisible characters (a zero-width space, a
-    soft hyphen, a joiner) aside, so "Ana" and "Ana" with a zero-width space are one name.
-    The emoji tags that tell one flag from another stay."""
+    soft hyphen, a joiner, a Hangul filler) aside, so "Ana" and "Ana" with a zero-width
+    space are one name. The emoji tags that tell one flag from another stay."""
     # Unicode's compatibility caseless match (its definition D146, step by step)
     folded = unicodedata.normalize("NFD", name.strip()).casefold()
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", folded).casefold())
-    return "".join(char for char in folded if unicodedata.category(char) != "Cf" or char in _EMOJI_TAGS)
+    return "".join(
+        char for char in folded if (unicodedata.category(char) != "Cf" or char in _EMOJI_TAGS) and char not in _BLANKS
+    )
 
 
 # Invisible, but they make the flags of England, Scotland and Wales different flags.

@@ -10,10 +10,13 @@ Every answer must be below 500, and every refused one must leave the database as
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sqlite3
 from urllib.parse import quote
+from xml.etree import ElementTree
+from xml.sax.saxutils import escape
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +24,8 @@ from hypothesis import strategies as st
 
 from companion import create_app
 from companion.games import GAMES
-from companion.inputs import NUMBER_LIMIT
+from companion.inputs import NUMBER_LIMIT, clean_name, name_problem
+from played import act, create, csrf_of, host_phone
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
@@ -242,6 +246,15 @@ def test_bad_input_start_form(world, data, names):
         ("Ana\nBruno", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
         ("Ana\x00", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
         ("\u202eanA", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        ("Ana\u200e", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        ("\u200fAna", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        ("A\u061cna", "A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        *[(filler, "A name must show at least one letter, digit or symbol.") for filler in ("\u115f", "\u1160", "\u3164", "\uffa0", "\u2800")],
+        ("\u3164\u3164 \u2800", "A name must show at least one letter, digit or symbol."),
+        *[
+            (f"Ana{broken}", "A name must be made of real characters: this one holds broken text.")
+            for broken in ("\ufffd", "\ufffe", "\uffff", "\ufdd0", "\ufdef", "\U0001fffe", "\U0010ffff")
+        ],
     ],
 )
 def test_bad_input_invisible_or_control_names_are_refused_with_a_sentence(world, name, sentence):
@@ -250,6 +263,20 @@ def test_bad_input_invisible_or_control_names_are_refused_with_a_sentence(world,
     assert response.status_code == 422
     assert response.get_json() == {"code": "name_invalid", "error": sentence}
     assert world.snapshot() == before
+
+
+@FUZZ
+@given(name=st.lists(st.one_of(st.characters(), st.sampled_from("\ufffd\ufffe\uffff\ufdd0\U0010ffff\x00\x0b")), max_size=6).map("".join))
+def test_bad_input_every_name_the_companion_takes_fits_in_the_results_picture(name):
+    """results.svg is XML, which has no room for a NUL, a surrogate or U+FFFF."""
+    if name_problem(clean_name(name)) is None:
+        ElementTree.fromstring(f"<svg><text>{escape(clean_name(name))}</text></svg>")
+
+
+def test_bad_input_a_hangul_filler_or_braille_blank_does_not_make_another_name(world):
+    for names in (["Ana", "Ana\u3164"], ["Ana", "A\u2800na"], ["Ana", "\uffa0Ana\u115f"]):
+        response = world.api.post("/api/tables", json={"game": "pickomino", "players": names})
+        assert response.get_json()["code"] == "duplicate_name", names
 
 
 def test_bad_input_names_in_any_script_are_welcome_and_stored_in_one_form(world):
@@ -275,3 +302,122 @@ def test_bad_input_typed_numbers_on_a_page_are_refused_with_a_sentence(world, ty
         "A number in this request is too large: numbers go up to 1,000,000,000.",
     )
     assert world.snapshot() == before
+
+
+# --- what a refusal repeats -----------------------------------------------------------------
+LONG = "x" * 60000
+SHOWN = "x" * 32 + "…"
+COLOURS = ["white", "black", "red", "blue", "yellow", "green"]  # Twenty One's dice
+
+
+@pytest.mark.parametrize(
+    "game, options, action, sentence",
+    [
+        (LONG, {}, None, f"There is no game called {SHOWN} here."),
+        ("pickomino", {LONG: True}, None, f"Pickomino has no option called {SHOWN}."),
+        ("twenty-one", {"sheets": [LONG]}, None, f"There is no sheet {SHOWN}: the sheets are A to F."),
+        ("twenty-one", {"sheet_layouts": [[[LONG, "black", "red", "blue", "yellow", "green"]] + [COLOURS] * 4]}, None, f"{SHOWN} is not a die colour."),
+        ("heckmeck-barbecue", {"spot_worms": {LONG: 1}}, None, f"There is no grill spot {SHOWN}: the spots are 23 to 36."),
+        ("pickomino", {}, {"type": LONG}, f"There is no action called {SHOWN} in this game."),
+        ("heckmeck-barbecue", {}, {"type": LONG}, f"There is no action called {SHOWN} in this game."),
+        ("lobo", {}, {"type": LONG}, f"There is no action called {SHOWN} in this game."),
+        ("twenty-one", {}, {"type": LONG}, f"There is no action called {SHOWN} in this game."),
+        ("qwixx", {}, {"type": LONG}, f"Qwixx has no action {SHOWN}."),
+        ("lobo", {"deal_colors": False}, {"type": "choose_color", "color": LONG}, f"There is no {SHOWN} flock: choose red, blue, yellow or black."),
+        ("qwixx", {}, {"type": "white", "row": LONG}, f"Qwixx has no {SHOWN} row: the rows are red, yellow, green and blue."),
+    ],
+)
+def test_bad_input_a_refusal_repeats_at_most_32_characters_of_what_was_sent(client, game, options, action, sentence):
+    players = ["Ana", "Bruno"]
+    created = client.post("/api/tables", json={"game": game, "players": players, "options": options})
+    if action is None:
+        assert created.get_json()["error"] == sentence
+        return
+    body = created.get_json()
+    if game == "qwixx":  # the white sum is crossed once the dice are rolled
+        roll = {"type": "roll", "dice": {"white1": 1, "white2": 2, "red": 3, "yellow": 4, "green": 5, "blue": 6}}
+        assert client.post(f"/api/tables/{body['id']}/actions", json=roll, headers=World.bearer(body["host_token"])).status_code == 200
+    refused = client.post(f"/api/tables/{body['id']}/actions", json=action, headers=World.bearer(body["seats"][0]["token"]))
+    assert refused.get_json()["error"] == sentence
+
+
+def test_bad_input_a_twenty_one_die_colour_is_repeated_at_most_32_characters(client):
+    body = client.post("/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"]}).get_json()
+    dice = {"type": "roll", "dice": dict.fromkeys(COLOURS, 3)}
+    assert client.post(f"/api/tables/{body['id']}/actions", json=dice, headers=World.bearer(body["host_token"])).status_code == 200
+    refused = client.post(
+        f"/api/tables/{body['id']}/actions", json={"type": "enter", "colors": [LONG]}, headers=World.bearer(body["seats"][0]["token"])
+    )
+    assert refused.get_json()["error"] == f"There is no {SHOWN} die."
+
+
+def test_bad_input_the_players_page_repeats_at_most_32_characters_of_the_name(client):
+    response = client.get("/players/" + "x" * 5000)
+    assert response.status_code == 404
+    assert f"Nobody called {SHOWN} has played at this companion." in response.get_data(as_text=True)
+
+
+# --- numbers a page's form sends back -------------------------------------------------------
+UNREADABLE = "This request holds a number the companion cannot read. Reload the page and try again."
+
+
+def host_tap(phone, table, path: str, **fields):
+    data = {"csrf_token": csrf_of(phone), **fields}
+    return phone.post(f"/t/{table.id}/{path}", data=data, headers={"HX-Request": "true"})
+
+
+def alert_of(response) -> str:
+    return html.unescape(re.search(r'role="alert">([^<]+)<', response.text).group(1).strip())
+
+
+def state_and_log(client, table) -> tuple:
+    return client.get(f"/api/tables/{table.id}").get_json(), client.get(f"/api/tables/{table.id}/log").get_json()
+
+
+@pytest.mark.parametrize(
+    "field, typed",
+    [("expected_version", "abc"), ("expected_version", "⁰"), ("expected_version", "0.5"), ("seat", "Bruno"), ("seat", "½"), ("seat", "1e0")],
+)
+def test_bad_input_a_garbled_number_in_a_tap_is_refused_with_a_sentence(app, client, field, typed):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    host = host_phone(app, table)
+    before = state_and_log(client, table)
+    action = json.dumps({"type": "set_aside", "face": "worm", "count": 2})
+    response = host_tap(host, table, "act", action=action, **{"expected_version": "0", field: typed})
+    assert response.status_code == 400
+    assert alert_of(response) == UNREADABLE
+    assert state_and_log(client, table) == before
+
+
+@pytest.mark.parametrize("fields", [{"from": "abc"}, {"from": "1.0"}, {"from": "¹"}, {"expected_version": "two"}])
+def test_bad_input_a_garbled_number_in_an_undo_is_refused_with_a_sentence(app, client, fields):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    act(client, table, table.host, {"type": "set_aside", "face": "worm", "count": 2})
+    act(client, table, table.host, {"type": "set_aside", "face": 5, "count": 2})
+    host = host_phone(app, table)
+    before = state_and_log(client, table)
+    response = host_tap(host, table, "undo", **{"expected_version": "2", **fields})
+    assert response.status_code == 400
+    assert alert_of(response) == UNREADABLE
+    assert state_and_log(client, table) == before
+
+
+def test_bad_input_a_garbled_version_in_a_redo_is_refused_with_a_sentence(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    act(client, table, table.host, {"type": "set_aside", "face": "worm", "count": 2})
+    host = host_phone(app, table)
+    assert host_tap(host, table, "undo", expected_version="1").status_code == 200
+    before = state_and_log(client, table)
+    response = host_tap(host, table, "redo", expected_version="v2")
+    assert response.status_code == 400
+    assert alert_of(response) == UNREADABLE
+    assert state_and_log(client, table) == before
+
+
+def test_bad_input_a_blank_or_absent_number_in_a_form_is_left_out(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    host = host_phone(app, table)
+    action = json.dumps({"type": "set_aside", "face": "worm", "count": 2})
+    assert host_tap(host, table, "act", action=action, expected_version=" ", seat="").status_code == 200
+    assert host_tap(host, table, "undo", **{"from": ""}).status_code == 200
+    assert client.get(f"/api/tables/{table.id}").get_json()["version"] == 2

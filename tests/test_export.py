@@ -119,7 +119,7 @@ def test_bgstats_link_of_a_game_without_a_boardgamegeek_id_names_the_game(client
 def test_exports_of_an_unknown_or_unfinished_table_are_refused_with_a_sentence(client):
     table = create(client)
     for kind in ("json", "csv"):
-        unknown = export(client, "NOSUCH", kind)
-        assert unknown.status_code == 404 and "There is no table NOSUCH." in unknown.get_data(as_text=True)
+        unknown = export(client, "ZZZZZZ", kind)
+        assert unknown.status_code == 404 and "There is no table ZZZZZZ." in unknown.get_data(as_text=True)
         playing = export(client, table.id, kind)
         assert playing.status_code == 409 and "is not over yet" in playing.get_data(as_text=True)

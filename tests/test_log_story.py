@@ -152,3 +152,31 @@ def test_log_a_host_playing_their_own_seat_is_not_marked_as_entering_for_someone
     assert [(event["seat"], event["by_host"]) for event in events] == [(0, False), (0, False), (1, True)]
     shown = html.unescape(phone.get(f"/t/{table.id}").text)
     assert shown.count("(entered by the host)") == 1
+
+
+def test_log_lines_of_actions_stored_with_fields_now_refused_still_say_what_they_did(app, client):
+    """Actions stored before their unknown fields were refused (a "pad") stay readable: the
+    log describes them without checking their fields again."""
+    import sqlite3
+
+    from companion.server import snapshots
+
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    for token, action in [
+        (table.seats[0], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[0], {"type": "stop"}),  # 25
+        (table.seats[1], {"type": "set_aside", "face": W, "count": 5}),
+        (table.seats[1], {"type": "stop"}),  # steals 25
+    ]:
+        act(client, table, token, action)
+    undone = client.post(f"/api/tables/{table.id}/undo", json={"from": 4}, headers={"Authorization": f"Bearer {table.host}"})
+    assert undone.status_code == 200, undone.get_json()
+    written = [event["text"] for event in client.get(f"/api/tables/{table.id}/log").get_json()["events"]]
+    with sqlite3.connect(app.config["DATABASE"]) as database:
+        for seq, stored in database.execute("SELECT seq, action FROM events WHERE table_id = ?", [table.id]).fetchall():
+            padded = json.dumps({**json.loads(stored), "pad": "x" * 1000})
+            database.execute("UPDATE events SET action = ? WHERE table_id = ? AND seq = ?", [padded, table.id, seq])
+    snapshots._by_database.clear()  # a process that kept nothing
+    assert [event["text"] for event in client.get(f"/api/tables/{table.id}/log").get_json()["events"]] == written
+    assert written == ["set aside 5 × worm", "stopped — took 25 from the grill", "set aside 5 × worm", "stopped — stole 25 from Ana"]
+    assert client.get(f"/t/{table.id}").status_code == 200

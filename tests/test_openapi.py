@@ -248,7 +248,7 @@ class Player:
         elif choice == 5:
             self.api.raw("post", "/api/tables/{table_id}/actions", f"/api/tables/{self.id}/actions", b"{not json", self.host)
         elif choice == 6:
-            self.api.act("NOSUCH", self.host, {"type": "stop"})
+            self.api.act("ZZZZZZ", self.host, {"type": "stop"})
         else:
             self.api.undo(self.id, self.tokens[seat], {"expected_version": "now"})
         self.requests += 1

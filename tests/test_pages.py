@@ -213,7 +213,7 @@ def test_the_poll_answers_204_while_nothing_changed(client):
 
 
 def test_unknown_tables_get_a_clear_page(client):
-    for path in ("/t/NOPE42", "/t/NOPE42/join", "/t/NOPE42/poll?v=0"):
+    for path in ("/t/ZZZZZZ", "/t/ZZZZZZ/join", "/t/ZZZZZZ/poll?v=0"):
         response = client.get(path)
         assert response.status_code == 404
         assert "Traceback" not in response.text

@@ -168,9 +168,9 @@ def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(a
 
 
 def test_results_of_an_unknown_table_is_a_404_page_with_a_sentence(client):
-    response = client.get("/t/NOSUCH/results")
+    response = client.get("/t/ZZZZZZ/results")
     assert response.status_code == 404
-    assert "There is no table NOSUCH." in response.get_data(as_text=True)
+    assert "There is no table ZZZZZZ." in response.get_data(as_text=True)
 
 
 def test_results_of_a_table_still_playing_say_so_and_lead_to_the_table(client):
@@ -277,9 +277,9 @@ def test_rematch_of_a_table_still_playing_is_refused_and_creates_nothing(app, cl
 
 
 def test_rematch_of_an_unknown_table_is_a_404_page(app):
-    response = tap_rematch(app.test_client(), "NOSUCH")
+    response = tap_rematch(app.test_client(), "ZZZZZZ")
     assert response.status_code == 404
-    assert "There is no table NOSUCH." in response.get_data(as_text=True)
+    assert "There is no table ZZZZZZ." in response.get_data(as_text=True)
 
 
 def test_rematch_without_the_csrf_token_is_refused(app, client):
@@ -417,8 +417,8 @@ def test_the_table_screen_follows_the_rematch_and_refuses_unknown_tables(app, cl
     assert "Ranking" in client.get(f"/t/{table.id}/screen").get_data(as_text=True)
     new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
     assert client.get(f"/t/{table.id}/screen/poll?v=3").headers["HX-Redirect"] == f"/t/{new_id}/screen"
-    assert client.get("/t/NOSUCH/screen").status_code == 404
-    assert client.get("/t/NOSUCH/screen/poll?v=0").status_code == 404
+    assert client.get("/t/ZZZZZZ/screen").status_code == 404
+    assert client.get("/t/ZZZZZZ/screen/poll?v=0").status_code == 404
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -21,7 +21,7 @@ from . import wormdice
 from .base import THREE, TWO, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
-from .text import N_, NP_, Text, listing
+from .text import N_, NP_, Text, listing, shown
 
 SPOT_VALUES = range(23, 37)
 # Decision (docs/rules.md (Heckmeck Barbecue)): the seed prints no worms per spot; the companion assumes Pickomino's
@@ -57,7 +57,7 @@ def check_spot_worms(raw: Any) -> dict[str, int]:
             raise RuleError(
                 "invalid_spot",
                 N_("There is no grill spot %(spot)s: the spots are %(first)s to %(last)s.",
-                   spot=key, first=SPOT_VALUES[0], last=SPOT_VALUES[-1]),
+                   spot=shown(str(key)), first=SPOT_VALUES[0], last=SPOT_VALUES[-1]),
             )
         if isinstance(worms, bool) or not isinstance(worms, int):
             raise MalformedAction(

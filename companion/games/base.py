@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Iterable
 
 from .errors import MalformedAction, RuleError
 from .schema import ApiSchemas
-from .text import N_, Text
+from .text import N_, Text, shown
 
 
 THREE, TWO = ("Ana", "Bruno", "Caio"), ("Ana", "Bruno")  # the players of the scenes
@@ -91,7 +92,7 @@ class Game:
         if unknown:
             raise RuleError(
                 "unknown_option",
-                N_("%(game)s has no option called %(option)s.", game=self.title, option=unknown[0]),
+                N_("%(game)s has no option called %(option)s.", game=self.title, option=shown(unknown[0])),
             )
         return {
             name: option.check(raw[name]) if name in raw else copy.deepcopy(option.default)
@@ -124,11 +125,33 @@ class Game:
         raise NotImplementedError
 
     def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """A new action by `seat` on a copy of `state`: a JSON object with a "type" and no
+        field its schema does not name (a field nothing reads would stay in the log for
+        good), then whatever the rules say (step)."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction(N_('An action is a JSON object with a "type".'))
+        fields = self.action_fields.get(action["type"])
+        unknown = None if fields is None else fields.unknown(action)  # an unknown type: the rules say so
+        if unknown is not None:
+            raise MalformedAction(
+                N_("%(game)s actions have no field called %(field)s.", game=self.title, field=shown(".".join(unknown)))
+            )
+        return self.reapply(state, seat, action)
+
+    def reapply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """An action from the log by `seat` on a copy of `state`: the rules alone. Its fields
+        were checked when it was new, or it was stored before they were, and stays readable."""
         new_state = copy.deepcopy(state)
         self.step(new_state, seat, action)
         return new_state
+
+    @cached_property
+    def action_fields(self) -> dict[str, Fields]:
+        """The fields each type of action may hold, as the game's schemas name them."""
+        schemas = self.api_schemas()
+        return {
+            schema["properties"]["type"]["const"]: Fields.of(schema, schemas.named) for schema in schemas.actions.values()
+        }
 
     def replay(self, state: dict[str, Any], moves: Iterable[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
         state = copy.deepcopy(state)
@@ -212,6 +235,41 @@ class Game:
         """The seats that may act now (several at once in simultaneous games)."""
         seat = self.current_seat(state)
         return [] if seat is None else [seat]
+
+
+@dataclass(frozen=True)
+class Fields:
+    """What a request's JSON may hold, read from a JSON schema: an object's fields by name
+    (None where the schema names none) and an array's items (None where it says none)."""
+
+    named: dict[str, Fields] | None = None
+    items: Fields | None = None
+
+    @classmethod
+    def of(cls, schema: dict[str, Any], named_schemas: dict[str, dict[str, Any]]) -> Fields:
+        """The fields of `schema`, whose $refs name schemas of `named_schemas`."""
+        if "$ref" in schema:
+            return cls.of(named_schemas[schema["$ref"].removeprefix("#/components/schemas/")], named_schemas)
+        properties = schema.get("properties")
+        return cls(
+            None if properties is None else {name: cls.of(inner, named_schemas) for name, inner in properties.items()},
+            cls.of(schema["items"], named_schemas) if "items" in schema else None,
+        )
+
+    def unknown(self, value: Any, path: tuple[str, ...] = ()) -> tuple[str, ...] | None:
+        """The path to the first field of `value` these fields do not name, or None. Values
+        of the wrong kind are left to the rules, which refuse them with their own sentence."""
+        if isinstance(value, dict) and self.named is not None:
+            for key, inner in value.items():
+                found = (*path, key) if key not in self.named else self.named[key].unknown(inner, (*path, key))
+                if found is not None:
+                    return found
+        elif isinstance(value, list) and self.items is not None:
+            for index, inner in enumerate(value):
+                found = self.items.unknown(inner, (*path, str(index)))
+                if found is not None:
+                    return found
+        return None
 
 
 def require_seat_turn(state_seat: int | None, seat: int, names: list[str]) -> None:

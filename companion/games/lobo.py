@@ -17,7 +17,7 @@ from typing import Any
 from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
-from .text import N_, NC_, NP_, Text, listing
+from .text import N_, NC_, NP_, Text, listing, shown
 
 COLORS = ("red", "blue", "yellow", "black")
 # A context of their own: the Portuguese box calls the red flock "encarnado".
@@ -80,7 +80,7 @@ def _color(raw: Any) -> str:
     if not isinstance(raw, str):
         raise MalformedAction(N_('"color" must be one of red, blue, yellow or black.'))
     if raw not in COLORS:
-        raise RuleError("unknown_color", N_("There is no %(color)s flock: choose red, blue, yellow or black.", color=raw))
+        raise RuleError("unknown_color", N_("There is no %(color)s flock: choose red, blue, yellow or black.", color=shown(raw)))
     return raw
 
 
@@ -163,7 +163,8 @@ class Lobo(Game):
             required=["seat", "color", "revealed", "left", "bonus", "meadow"],
         )
         typed_meadow = obj(
-            {"sheep": {"type": "integer", "minimum": 0, "maximum": MAX_SHEEP}, "fenced": {"type": "boolean"}, "wolf": {"type": "boolean"}}
+            {"sheep": {"type": "integer", "minimum": 0, "maximum": MAX_SHEEP}, "fenced": {"type": "boolean"}, "wolf": {"type": "boolean"}},
+            additionalProperties=False,
         )
         return ApiSchemas(
             options_request=obj({"deal_colors": {"type": "boolean"}}, required=[], additionalProperties=False),
@@ -366,7 +367,7 @@ class Lobo(Game):
         }
         kind = action["type"]
         if kind not in handlers:
-            raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=kind))
+            raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=shown(kind)))
         handlers[kind](state, seat, action)
 
     def _choose_color(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:

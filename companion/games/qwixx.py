@@ -18,7 +18,7 @@ from typing import Any
 from .base import THREE, TWO, Game, Scene, explain_ties, rank, require_seat_turn
 from .errors import MalformedAction, RuleError
 from .schema import SEAT, ApiSchemas, action, array, nullable, obj, ref
-from .text import N_, NC_, NP_, Text, listing
+from .text import N_, NC_, NP_, Text, listing, shown
 
 ROWS = ("red", "yellow", "green", "blue")
 ROW_NUMBERS = {
@@ -220,7 +220,7 @@ class Qwixx(Game):
         elif kind == "colour":
             self._colour(state, seat, action)
         else:
-            raise RuleError("unknown_action", N_("Qwixx has no action %(type)s.", type=str(kind)))
+            raise RuleError("unknown_action", N_("Qwixx has no action %(type)s.", type=shown(str(kind))))
 
     def _roll(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         require_seat_turn(state["active"], seat, state["players"])
@@ -253,7 +253,7 @@ class Qwixx(Game):
         if row is not None and not isinstance(row, str):
             raise MalformedAction(N_('Say the row: "row" is red, yellow, green, blue, or null to pass.'))
         if row is not None and row not in ROWS:
-            raise RuleError("unknown_row", N_("Qwixx has no %(row)s row: the rows are red, yellow, green and blue.", row=str(row)))
+            raise RuleError("unknown_row", N_("Qwixx has no %(row)s row: the rows are red, yellow, green and blue.", row=shown(row)))
         if row in state["locked"]:
             raise RuleError("row_locked", N_("The %(row)s row is locked: nobody crosses in it any more.", row=ROW_NAMES[row]))
         return row

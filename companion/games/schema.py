@@ -53,11 +53,12 @@ NO_OPTIONS = obj({}, required=[], additionalProperties=False)
 
 
 def action(kind: str, description: str, properties: dict[str, Any] | None = None, required: list[str] | None = None):
-    """One action: its `type`, its own fields, and the two every action may carry."""
+    """One action: its `type`, its own fields, and the two every action may carry. No other
+    field is taken (Game.apply reads the fields an action may hold from here)."""
     fields = {
         "type": {"const": kind},
         **(properties or {}),
         "seat": {**SEAT, "description": "The seat acted for: the host names any seat, a seat token only its own."},
         "expected_version": {**VERSION, "description": "409 stale_version if the table has moved on."},
     }
-    return obj(fields, required=["type", *(required or [])], description=description)
+    return obj(fields, required=["type", *(required or [])], description=description, additionalProperties=False)

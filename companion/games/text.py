@@ -68,3 +68,14 @@ def listing(items: list[Text | str]) -> Text | str:
     for item in items[1:-1]:
         head = N_("%(head)s, %(next)s", head=head, next=item)
     return N_("%(head)s and %(last)s", head=head, last=items[-1])
+
+
+# What a refusal repeats of text a request sent (a game, an option, an action's type or
+# field): enough to recognise it, never the whole of a request.
+SHOWN_LENGTH = 32
+
+
+def shown(text: str) -> str:
+    """Text a request sent, as a sentence shows it: at most SHOWN_LENGTH characters, then
+    "…". Not for the companion's own text (the names of seated players)."""
+    return text if len(text) <= SHOWN_LENGTH else text[:SHOWN_LENGTH] + "…"

@@ -18,7 +18,7 @@ from typing import Any
 from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
-from .text import N_, NP_, Text, listing
+from .text import N_, NP_, Text, listing, shown
 
 COLORS = ("white", "black", "red", "blue", "yellow", "green")
 COLOR_NAMES = {
@@ -123,7 +123,7 @@ def check_sheets(value: Any) -> list[str | None] | None:
         return None
     for letter in value:
         if letter is not None and letter not in SHEET_LAYOUTS:
-            raise RuleError("unknown_sheet", N_("There is no sheet %(letter)s: the sheets are A to F.", letter=letter))
+            raise RuleError("unknown_sheet", N_("There is no sheet %(letter)s: the sheets are A to F.", letter=shown(letter)))
     chosen = [letter for letter in value if letter is not None]
     for letter in chosen:
         if chosen.count(letter) > 1:
@@ -146,7 +146,7 @@ def check_layout(layout: Any, player: int) -> list[list[str]]:
             raise MalformedAction(shape)
         unknown = [color for color in row if color not in COLORS]
         if unknown:
-            raise RuleError("invalid_layout", N_("%(color)s is not a die colour.", color=unknown[0]))
+            raise RuleError("invalid_layout", N_("%(color)s is not a die colour.", color=shown(unknown[0])))
         if sorted(row) != sorted(COLORS):
             raise RuleError(
                 "invalid_layout",
@@ -348,7 +348,15 @@ class TwentyOne(Game):
                     {"colors": array({"enum": list(COLORS)}, minItems=1, maxItems=len(COLORS), uniqueItems=True), **seen},
                     ["colors"],
                 ),
-                "TwentyOneCross": action("cross", "twenty-one: cross out the leftmost empty field of the current row.", seen),
+                "TwentyOneCross": action(
+                    "cross",
+                    "twenty-one: cross out the leftmost empty field of the current row.",
+                    {
+                        # the page's writing form sends the dice ticked with its cross button too
+                        "colors": array({"type": "string"}, maxItems=0, description="Dice chosen to enter: 422 enter_or_cross."),
+                        **seen,
+                    },
+                ),
             },
             named={
                 "TwentyOneDice": obj(
@@ -504,7 +512,7 @@ class TwentyOne(Game):
         elif kind == "cross":
             self._cross(state, seat, action)
         else:
-            raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=kind))
+            raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=shown(kind)))
 
     def _require_roller(self, state: dict[str, Any], seat: int) -> None:
         if seat != state["active"]:
@@ -518,7 +526,7 @@ class TwentyOne(Game):
         self._require_roller(state, seat)
         if state["roll"] is not None:
             raise RuleError("already_rolled", N_("The dice are already rolled this round: now everyone writes."))
-        state["roll"] = parse_dice(action)
+        state["roll"] = parse_dice(action.get("dice"))
 
     def reroll_refusal(self, state: dict[str, Any]) -> RuleError | None:
         """Why the roll cannot be re-rolled now, or None: once a round, before anyone has
@@ -536,7 +544,7 @@ class TwentyOne(Game):
         refusal = self.reroll_refusal(state)
         if refusal is not None:
             raise refusal
-        dice = parse_dice(action)
+        dice = parse_dice(action.get("dice"))
         for color in COLORS:
             if state["roll"][color] == STAYING_FACE and dice[color] != STAYING_FACE:
                 raise RuleError(
@@ -567,7 +575,7 @@ class TwentyOne(Game):
                     N_("Only your current row, row %(row)s, can be written in this round.", row=sheet["row"] + 1),
                 )
         seen_roll = action.get("roll")
-        if seen_roll is not None and seen_roll != state["roll"]:
+        if seen_roll is not None and parse_dice(seen_roll) != state["roll"]:
             raise RuleError(
                 "roll_changed",
                 N_("The dice were re-rolled after your page showed them: nothing was written. Look at the new roll."),
@@ -585,7 +593,7 @@ class TwentyOne(Game):
         fields = {field["color"]: field for field in row["fields"]}
         for color in colors:
             if color not in fields:
-                raise RuleError("unknown_color", N_("There is no %(color)s die.", color=color))
+                raise RuleError("unknown_color", N_("There is no %(color)s die.", color=shown(color)))
             if colors.count(color) > 1:
                 raise RuleError("duplicate_color", N_("The %(color)s die can be entered only once.", color=color_name(color)))
             field, value = fields[color], state["roll"][color]
@@ -697,9 +705,9 @@ class TwentyOne(Game):
         return N_("crossed out a field.")
 
 
-def parse_dice(action: dict[str, Any]) -> dict[str, int]:
-    """The six dice of a roll, by colour, each showing 1..6."""
-    dice = action.get("dice")
+def parse_dice(dice: Any) -> dict[str, int]:
+    """The six dice of a roll (an action's, or the one a writer's page showed), by colour,
+    each showing 1..6."""
     if not isinstance(dice, dict) or set(dice) != set(COLORS):
         raise MalformedAction(N_("A roll gives a number for each of the six dice: white, black, red, blue, yellow and green."))
     for color in COLORS:

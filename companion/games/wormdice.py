@@ -14,7 +14,7 @@ from typing import Any
 from .base import Game, require_seat_turn
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, TEXT, action, array, nullable, obj, ref
-from .text import N_, NP_, Text
+from .text import N_, NP_, Text, shown
 
 WORM = "worm"
 DICE_COUNT = 8
@@ -147,7 +147,7 @@ def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None
                 N_("Your roll has a face you have not set aside yet: keep one of them."),
             )
         return DECLARED_FAILED
-    raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=kind))
+    raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=shown(kind)))
 
 
 def _roll(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None:
@@ -285,6 +285,8 @@ API_NAMED = {
         )
     ),
 }
+# Pickomino: a stop, or an entry that ends the turn by itself (the last dice), may decline a steal.
+TAKE = {"const": "grill", "description": "Pickomino only: decline a possible steal and take the next lower grill tile."}
 API_ACTIONS = {
     "WormDiceRoll": action(
         "roll",
@@ -292,17 +294,19 @@ API_ACTIONS = {
         {"dice": array(ref("Face"), minItems=1, maxItems=DICE_COUNT)},
         ["dice"],
     ),
-    "WormDiceKeep": action("keep", "Set aside all dice of that face from the last roll.", {"face": ref("Face")}, ["face"]),
+    "WormDiceKeep": action(
+        "keep", "Set aside all dice of that face from the last roll.", {"face": ref("Face"), "take": TAKE}, ["face"]
+    ),
     "WormDiceSetAside": action(
         "set_aside",
         "Quick entry: set aside `count` dice of `face`, no roll recorded.",
-        {"face": ref("Face"), "count": {"type": "integer", "minimum": 1, "maximum": DICE_COUNT}},
+        {"face": ref("Face"), "count": {"type": "integer", "minimum": 1, "maximum": DICE_COUNT}, "take": TAKE},
         ["face", "count"],
     ),
     "WormDiceStop": action(
         "stop",
         'End the turn and claim. Pickomino only: "take": "grill" declines a possible steal.',
-        {"take": {"const": "grill"}},
+        {"take": TAKE},
     ),
     "WormDiceBust": action("bust", "Declare the turn failed (not before a group is set aside)."),
 }

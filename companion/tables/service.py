@@ -26,13 +26,18 @@ from . import store
 from .db import is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
-from ..games.text import N_, NP_, Text
+from ..games.text import N_, NP_, Text, shown
 from ..inputs import clean_name, look_of_name, name_problem
 
 NAME_MAX_LENGTH = 24
 TABLE_ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud at a table
 TABLE_ID_LENGTH = 6
 TOKEN_BYTES = 12
+
+
+def is_table_id(text: str) -> bool:
+    """Whether `text` has the shape of a table id: any other text is no table's."""
+    return len(text) == TABLE_ID_LENGTH and all(char in TABLE_ID_ALPHABET for char in text)
 
 
 class ServiceError(Exception):
@@ -156,7 +161,7 @@ def game_for(slug: Any) -> Game:
     if not isinstance(slug, str):
         raise ServiceError(400, "malformed_request", N_("Choose a game."))
     if slug not in GAMES:
-        raise ServiceError(422, "unknown_game", N_("There is no game called %(game)s here.", game=slug))
+        raise ServiceError(422, "unknown_game", N_("There is no game called %(game)s here.", game=shown(slug)))
     return GAMES[slug]
 
 
@@ -311,7 +316,7 @@ def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
             if seq not in missing:
                 game.step(state, seat, action)  # in place: accepted once, so it is accepted again
                 continue
-            after = game.apply(state, seat, action)
+            after = game.reapply(state, seat, action)
             lines[seq] = game.describe_outcome(state, after, seat, action)
             db.outcomes.put((table.id, seq), (lines[seq],))
             state = after
@@ -336,7 +341,7 @@ def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int
             before = db.snapshots.get((table.id, event["seq"] - 1))  # often kept since that version
             if before is None:
                 before = replay(db, game, table.row, table.names, event["seq"] - 1)
-            after = game.apply(before, event["seat"], event["action"])
+            after = game.reapply(before, event["seat"], event["action"])
             kept = (game.describe_outcome(before, after, event["seat"], event["action"]),)
             db.outcomes.put((table.id, event["seq"]), kept)
         lines[event["seq"]] = kept[0]
@@ -509,7 +514,7 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[s
             403, "not_your_action", N_("Only %(name)s or the host can redo %(name)s's action.", name=table.names[event["seat"]])
         )
     try:
-        return table.game.apply(table.state, event["seat"], event["action"])
+        return table.game.apply(table.state, event["seat"], event["action"])  # entered again: checked as new
     except RuleError as error:
         # the rules speak to the player who acted; whoever redoes it is told whose line it was
         line = table.game.describe_action(table.state, event["seat"], event["action"])

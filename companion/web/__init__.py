@@ -6,22 +6,25 @@ the form check (CSRF), the template helpers, the parts of pages kept for all pho
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
-from flask import current_app, make_response, render_template, request, url_for
+from flask import abort, current_app, make_response, render_template, request, url_for
+from flask.globals import request_ctx
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
-from .. import i18n
+from .. import i18n, inputs
+from ..tables import service
 from ..tables.db import is_storage_failure, storage_errors
 from ..games import GAMES
-from ..games.text import N_
+from ..games.text import N_, Text
 from ..i18n import render
 from . import api, fragments, game_styles, pages, players, results, rules, screen
 from . import session as phone
 
 
 def install(app) -> None:
+    app.url_value_preprocessor(check_table_id)
     app.before_request(check_forms)
     # a global, not a context variable: macros.html (the forms' macro) is imported
     # without the page's context, so Jinja builds it once instead of on every render
@@ -40,12 +43,36 @@ def install(app) -> None:
     game_styles.install(app)
 
 
+def check_table_id(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A table id of another shape than the companion gives (a NUL, a letter no id has, any
+    length but six) names no table: answered here for every route, before a database is
+    asked (PostgreSQL refuses text holding a NUL). The answer does not repeat the id."""
+    table_id = (values or {}).get("table_id")
+    if table_id is None or service.is_table_id(table_id):
+        return
+    if request.path.startswith("/api/"):
+        raise service.ServiceError(404, "unknown_table", N_("There is no table with that code."))
+    abort(404)
+
+
 def check_forms() -> None:
-    """Every page's form carries the session's CSRF token; the API is reached with tokens
-    in a header, which no other site can make a browser send. An address nothing answers
-    at gets its 404 or 405, not a refused form."""
+    """Every page's form holds valid Unicode and carries the session's CSRF token; the API
+    is reached with tokens in a header, which no other site can make a browser send. An
+    address nothing answers at gets its 404 or 405, not a refused form."""
     if request.blueprint not in (None, api.bp.name):
+        if request.method == "POST" and request.mimetype == "application/x-www-form-urlencoded":
+            check_form_text()
         phone.check_csrf()
+
+
+def check_form_text() -> None:
+    """A form's text must decode as UTF-8 once its %-escapes are undone: werkzeug keeps
+    undecodable bytes as their escapes, so "%ED%A0%80" (a surrogate) would arrive as that
+    literal text and be stored as a name. The form is parsed later from the same bytes."""
+    try:
+        unquote_to_bytes(request.get_data(cache=True).replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        abort(400, description=inputs.NOT_UNICODE)
 
 
 def template_helpers() -> dict[str, Any]:
@@ -81,8 +108,14 @@ def http_error(exc: HTTPException):
     }
     if exc.description == "csrf":
         message = N_("This page is out of date. Reload it and try again.")
+    elif isinstance(exc.description, Text):  # a refusal that says why (check_forms)
+        message = exc.description
     else:
         message = messages.get(exc.code, N_("Something went wrong."))
+    if request_ctx.url_adapter is None:
+        # No address can be made for this request (werkzeug refused its Host header, BadHost):
+        # the error page, whose links are addresses, cannot be rendered. The sentence alone.
+        return render(message), exc.code, {"Content-Type": "text/plain; charset=utf-8"}
     return render_template("error.html", message=render(message), status=exc.code), exc.code
 
 

@@ -316,14 +316,14 @@ def form_action(game) -> dict[str, Any]:
     if not isinstance(action, dict):
         raise service.ServiceError(400, "malformed_request", N_("That tap could not be understood. Reload the page."))
     action = forms.action_from_form(action, request.form)
-    seat = inputs.whole_number(request.form.get("seat"))
+    seat = inputs.sent_number(request.form.get("seat"))
     if seat is not None:
         action["seat"] = seat
     return action
 
 
 def expected_version() -> int | None:
-    return inputs.whole_number(request.form.get("expected_version"))
+    return inputs.sent_number(request.form.get("expected_version"))
 
 
 def after_write(table_id: str, write) -> Any:
@@ -354,7 +354,7 @@ def undo(table_id: str):
     """The last action, or with `from` (the host) every action from that line of the log on."""
     return after_write(
         table_id,
-        lambda db, viewer: service.undo(db, table_id, viewer, expected_version(), inputs.whole_number(request.form.get("from"))),
+        lambda db, viewer: service.undo(db, table_id, viewer, expected_version(), inputs.sent_number(request.form.get("from"))),
     )
 
 

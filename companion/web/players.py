@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from ..inputs import clean_name, name_problem
 from ..tables import history
+from ..tables.service import NAME_MAX_LENGTH
 from ..tables.db import get_db
 from ..games import GAMES
-from ..games.text import N_
+from ..games.text import N_, shown
 from ..i18n import render
 from .results import refuse
 
@@ -22,9 +24,12 @@ def players_index():
 
 @bp.get("/players/<path:name>")
 def player_page(name: str):
-    found = history.player(get_db(), name)
+    # A name no player can have (a NUL, broken text, too long) is nobody's: the database is
+    # not asked (PostgreSQL refuses text holding a NUL).
+    impossible = name_problem(name) is not None or len(clean_name(name)) > NAME_MAX_LENGTH
+    found = None if impossible else history.player(get_db(), name)
     if found is None:
-        return refuse(N_("Nobody called %(name)s has played at this companion.", name=name), 404)
+        return refuse(N_("Nobody called %(name)s has played at this companion.", name=shown(name)), 404)
     return render_template("players.html", player=found, players=None, titles=game_titles())
 
 

@@ -309,3 +309,33 @@ def test_action_after_the_game_is_over_is_422(api, finished_table, who):
         response = api.act(finished_table, token(finished_table, who), BUST)
 
     assert_error(response, 422, "game_over")
+
+
+TWENTY_ONE_DICE = dict.fromkeys(["white", "black", "red", "blue", "yellow", "green"], 3)
+
+
+@pytest.mark.parametrize(
+    "game, action, field",
+    [
+        ("pickomino", {**set_aside("worm", 2), "pad": "x" * 50000}, "pad"),
+        ("pickomino", {**STOP, "x" * 50000: 1}, "x" * 32 + "…"),
+        ("heckmeck-barbecue", {**roll(*FULL_ROLL), "note": "hi"}, "note"),
+        ("lobo", {"type": "abandon", "pad": "x" * 50000}, "pad"),
+        ("lobo", {"type": "meadows", "meadows": [{"sheep": 3, "fenced": True, "wolf": False, "pad": 1}]}, "meadows.0.pad"),
+        ("twenty-one", {"type": "roll", "dice": {**TWENTY_ONE_DICE, "pad": 1}}, "dice.pad"),
+        ("twenty-one", {"type": "cross", "roll": {**TWENTY_ONE_DICE, "pad": 1}}, "roll.pad"),
+        ("qwixx", {"type": "roll", "dice": {"white1": 1, "white2": 2, "purple": 3}}, "dice.purple"),
+        ("qwixx", {"type": "white", "row": None, "why": "x"}, "why"),
+    ],
+)
+def test_an_action_with_a_field_its_game_does_not_have_is_refused_and_not_logged(api, game, action, field):
+    table = api.create(game=game)
+    title = {"pickomino": "Pickomino", "heckmeck-barbecue": "Heckmeck Barbecue", "lobo": "Lobo", "twenty-one": "Twenty One", "qwixx": "Qwixx"}
+    with api.changes_nothing(table):
+        response = api.act(table, table.seat(ANA), action)
+    assert_error(response, 400, "malformed_action")
+    assert response.get_json()["error"] == f"{title[game]} actions have no field called {field}."
+
+
+def test_seat_and_expected_version_are_fields_of_every_action(api, table):
+    api.accept(table, table.host, {**set_aside("worm", 2), "seat": ANA, "expected_version": 0})

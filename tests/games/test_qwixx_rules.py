@@ -67,7 +67,8 @@ def test_qwixx_only_the_active_seat_rolls_once_per_turn_the_dice_in_play_each_1_
     state = new_game()
     refused(state, 1, roll(), "not_your_turn", 403)
     refused(state, 0, roll(without=("blue",)), "wrong_dice")
-    refused(state, 0, {"type": "roll", "dice": {**roll()["dice"], "purple": 3}}, "wrong_dice")
+    purple = refused(state, 0, {"type": "roll", "dice": {**roll()["dice"], "purple": 3}}, "malformed_action", 400)
+    assert purple == "Qwixx actions have no field called dice.purple."
     refused(state, 0, roll(red=7), "invalid_face")
     refused(state, 0, roll(red=0), "invalid_face")
     with pytest.raises(RuleError):

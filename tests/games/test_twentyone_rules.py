@@ -248,6 +248,23 @@ def test_rule_5_round_2_an_entry_for_a_roll_that_was_rerolled_since_is_refused()
     assert play(state, (1, enter("green", roll=state["roll"])))["waiting_for"] == [0]
 
 
+@pytest.mark.parametrize(
+    "seen, code, status",
+    [
+        ("x", "malformed_action", 400),
+        ([], "malformed_action", 400),
+        ({}, "malformed_action", 400),
+        ({**ONES, "white": "1"}, "malformed_action", 400),
+        ({color: 1 for color in list(ONES)[:5]}, "malformed_action", 400),
+        ({**ONES, "white": 7}, "invalid_die", 422),
+    ],
+)
+def test_rule_5_round_2_a_malformed_roll_guard_is_refused_as_malformed_not_as_a_reroll(seen, code, status):
+    state = play(new_game(), (0, roll(ONES)))
+    refused(state, 1, {**CROSS, "roll": seen}, code, status)
+    refused(state, 1, enter("green", roll=seen), code, status)
+
+
 def test_rule_5_round_2_an_entry_checked_in_full_before_anything_is_written():
     state = play(new_game(), (0, roll(dice(white=3, green=2))))
     refused(state, 1, enter("white", "green"), "die_too_high")  # white fits, green does not

@@ -135,7 +135,7 @@ def shell(tables: Tables) -> list[Scene]:
 
     stranger = tables.phone()
     scenes.append(page("error-join-codes-of-another-phone", stranger, f"/t/{table_id}/join", 403))
-    scenes.append(page("error-unknown-table", stranger, "/t/NOSUCH", 404))
+    scenes.append(page("error-unknown-table", stranger, "/t/ZZZZZZ", 404))
     scenes.append(page("error-bad-join-link", stranger, "/j/not-a-token", 404))
     scenes.append(page("error-wrong-method", stranger, f"/t/{table_id}/act", 405))
     scenes.append(Scene(

@@ -30,7 +30,7 @@ def refusals(client, table) -> dict[str, callable]:
     return {
         "player_count": lambda headers: create(client, players=("Ana",), **headers),
         "unknown_game": lambda headers: client.post("/api/tables", json={"game": "chess", "players": ["A", "B"]}, headers=headers),
-        "unknown_table": lambda headers: client.get("/api/tables/NOSUCH", headers=headers),
+        "unknown_table": lambda headers: client.get("/api/tables/ZZZZZZ", headers=headers),
         "not_your_turn": lambda headers: client.post(
             f"/api/tables/{table['id']}/actions", json={"type": "stop"},
             headers={"Authorization": f"Bearer {table['seats'][1]['token']}", **headers},

@@ -111,6 +111,25 @@ def test_rule_4_bad_sheep_counts_typed_on_a_phone_are_refused_with_a_sentence(ap
     assert version(client, table) == 1
 
 
+@pytest.mark.parametrize(
+    "fields, sentence",
+    [
+        ({"action.junk": "x" * 50000}, "Lobo actions have no field called junk."),
+        ({"action.meadows.0.pad": "1"}, "Lobo actions have no field called meadows.0.pad."),
+    ],
+)
+def test_a_field_lobo_actions_do_not_have_typed_on_a_phone_is_refused_and_not_logged(app, client, fields, sentence):
+    table = lobo_table(client)
+    post(client, table, table["host"], END)
+    ana = phone_of(app, table, 0)
+    before = client.get(f"/api/tables/{table['id']}").get_json(), client.get(f"/api/tables/{table['id']}/log").get_json()
+    meadow = {"action.meadows.0.sheep": "6", "action.meadows.0.wolf": "false", "action.meadows.0.fenced": "true"}
+    response = tap(ana, table, {"type": "meadows"}, **meadow, **fields)
+    assert response.status_code == 400
+    assert alert(response.text) == sentence
+    assert (client.get(f"/api/tables/{table['id']}").get_json(), client.get(f"/api/tables/{table['id']}/log").get_json()) == before
+
+
 def test_rule_4_meadows_typed_on_a_phone_show_which_counts_and_why_the_others_do_not(app, client):
     table = lobo_table(client)
     post(client, table, table["host"], END)

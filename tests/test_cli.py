@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -10,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import requests
 
 from companion.server.cli import main
@@ -86,6 +88,68 @@ def test_serve_with_threads_leaves_the_pages_polling(tmp_path: Path):
         page = requests.get(f"http://127.0.0.1:{port}/t/{table_id}", timeout=5).text
         assert "sse-connect" not in page and 'class="poller"' in page
         assert requests.get(f"http://127.0.0.1:{port}/t/{table_id}/events", timeout=5).status_code == 404
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+SERVER_PATHS = [
+    ["--server", "push", "--processes", "1"],
+    ["--server", "push", "--processes", "2"],  # 1 where several processes are not supported
+    ["--server", "threads", "--processes", "1"],  # macOS and Windows
+    ["--server", "threads", "--processes", "2"],
+]
+
+
+def serve_once(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path)}
+    env.pop("COMPANION_DATABASE", None)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "serve", *arguments], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize("server", SERVER_PATHS, ids=" ".join)
+def test_a_port_in_use_is_one_sentence_before_any_address_is_printed(tmp_path: Path, server: list[str]):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = serve_once(tmp_path, "--host", "127.0.0.1", "--port", str(port), *server)
+    assert done.returncode == 1
+    assert done.stderr == f"Port {port} is in use by another program.\n"
+    assert done.stdout == ""  # no address, no QR code leading the phones to another program
+
+
+@pytest.mark.parametrize("server", SERVER_PATHS, ids=" ".join)
+@pytest.mark.parametrize(
+    ("host", "sentence"),
+    [
+        # TEST-NET-3: an address no machine here has (as yesterday's DHCP address)
+        ("203.0.113.7", "This machine has no address 203.0.113.7 (on the networks it is on now)"),
+        ("nosuchhost.invalid", "This machine cannot find the address nosuchhost.invalid"),
+    ],
+    ids=["address-not-here", "unknown-name"],
+)
+def test_an_address_this_machine_does_not_have_is_one_sentence(tmp_path: Path, server: list[str], host: str, sentence: str):
+    done = serve_once(tmp_path, "--host", host, "--port", str(free_port()), *server)
+    assert done.returncode == 1
+    assert done.stderr.startswith(sentence) and done.stderr.count("\n") == 1
+    assert "--host" in done.stderr and done.stdout == ""
+
+
+def test_port_0_prints_the_port_the_system_chose(tmp_path: Path):
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path)}
+    env.pop("COMPANION_DATABASE", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        first_line = process.stdout.readline()
+        address = first_line.rsplit(" ", 1)[1].strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", address) and not address.endswith(":0")
+        assert requests.get(address + "/healthz", timeout=5).status_code == 204
     finally:
         process.terminate()
         process.wait(timeout=10)

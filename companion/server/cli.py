@@ -25,7 +25,6 @@ from ..web.links import only_this_machine, public_base
 
 
 def serve(args: argparse.Namespace) -> int:
-    from waitress import serve as waitress_serve
     from waitress.server import create_server
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
@@ -34,7 +33,22 @@ def serve(args: argparse.Namespace) -> int:
     except DatabaseUnusable as error:
         print(error, file=sys.stderr)
         return 1
-    address = public_base(args.port, public_url, args.host)
+    workers = processes.default_count() if args.processes is None else args.processes
+    if workers <= 1 or args.port == 0 or not processes.supported():
+        workers = 1
+    # Listen (or make sure it can) before telling the phones where to go: a port in use or
+    # an address this machine does not have is one sentence, and no address is printed.
+    try:
+        if workers == 1:
+            sock = processes.listening_socket(args.host, args.port, shared=False)
+            port = sock.getsockname()[1]  # --port 0: the one the system chose
+        else:
+            processes.check_port_free(args.host, args.port)
+            port = args.port
+    except processes.CannotListen as error:
+        print(error, file=sys.stderr)
+        return 1
+    address = public_base(port, public_url, args.host)
     print(f"Companion is running. Phones on the same network open: {address}", flush=True)
     if only_this_machine(args.host) and not public_url:
         print(
@@ -56,17 +70,18 @@ def serve(args: argparse.Namespace) -> int:
     if app.config["DATABASE_FROZEN"]:
         print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
-    workers = processes.default_count() if args.processes is None else args.processes
-    if workers <= 1 or args.port == 0 or not processes.supported():
-        workers = 1
     if args.server == "push" and not push_server_runs_here():
         print("The push server (gevent) cannot run here: serving with threads, and the phones poll.", flush=True)
         args.server = "threads"
     if args.server == "push" and app.config["DATABASE_FROZEN"]:
         args.server = "threads"  # nothing changes: nothing to push
-    gc.freeze()  # see the thread server below
+    logging.basicConfig()
+    # Everything built so far (modules, templates, catalogs) lives as long as the server:
+    # kept out of the garbage collector's full passes, which took 25-50 ms under load
+    # (~10 ms once frozen), and shared untouched by the worker processes forked below.
+    gc.freeze()
     if args.server == "push":
-        return serve_push(app, args, workers)
+        return serve_push(app, args, workers, sock if workers == 1 else None)
     settings = dict(
         threads=threads_per_process(workers) if args.threads is None else args.threads,
         # Every phone keeps a connection open between its polls: waitress' default of
@@ -75,21 +90,17 @@ def serve(args: argparse.Namespace) -> int:
         ident="companion",
         max_request_body_size=MAX_SERVER_BODY_BYTES,
     )
-    # Everything built so far (modules, templates, catalogs) lives as long as the server:
-    # kept out of the garbage collector's full passes, which took 25-50 ms under load
-    # (~10 ms once frozen), and shared untouched by the worker processes forked below.
-    if workers == 1:
-        waitress_serve(app, host=args.host, port=args.port, **settings)
-        return 0
-    print(f"Serving from {workers} processes.", flush=True)
 
     def run_worker(sock) -> None:
         create_server(app, sockets=[sock], **settings).run()
 
-    logging.basicConfig()
+    if workers == 1:
+        run_worker(sock)
+        return 0
+    print(f"Serving from {workers} processes.", flush=True)
     try:
         return processes.serve(run_worker, args.host, args.port, workers)
-    except processes.PortInUse as error:
+    except processes.CannotListen as error:  # taken since the check above
         print(error, file=sys.stderr)
         return 1
 
@@ -102,11 +113,12 @@ def push_server_runs_here() -> bool:
     return True
 
 
-def serve_push(app, args: argparse.Namespace, workers: int) -> int:
+def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket | None) -> int:
     """Serve with gevent's WSGI server: each phone's table page holds one connection on
     which changes are pushed (Server-Sent Events), and thousands of idle connections cost
     a greenlet each, not a thread. Several processes share the port as with the thread
-    server; a write in any of them wakes the phones of all (companion.server.notify)."""
+    server; a write in any of them wakes the phones of all (companion.server.notify).
+    `sock`: the listening socket of a single process."""
     from . import notify
 
     _allow_many_connections()
@@ -129,19 +141,13 @@ def serve_push(app, args: argparse.Namespace, workers: int) -> int:
                 gevent.signal_handler(number, lambda: gevent.spawn(server.stop, timeout=1))
         server.serve_forever()
 
-    logging.basicConfig()
     if workers == 1:
-        try:
-            processes.check_port_free(args.host, args.port)
-        except processes.PortInUse as error:
-            print(error, file=sys.stderr)
-            return 1
-        run_worker(processes.listening_socket(args.host, args.port), stop_on_signals=True)
+        run_worker(sock, stop_on_signals=True)
         return 0
     print(f"Serving from {workers} processes.", flush=True)
     try:
         return processes.serve(run_worker, args.host, args.port, workers)
-    except processes.PortInUse as error:
+    except processes.CannotListen as error:  # taken since serve checked
         print(error, file=sys.stderr)
         return 1
 

@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import qrcode
 
@@ -50,13 +51,9 @@ def serve(args: argparse.Namespace) -> int:
         return 1
     address = public_base(port, public_url, args.host)
     print(f"Companion is running. Phones on the same network open: {address}", flush=True)
-    if only_this_machine(args.host) and not public_url:
-        print(
-            f"It listens on {args.host} only, so phones cannot reach it (their join links lead nowhere): start it"
-            " with --host 0.0.0.0 to listen on the LAN, or give --public-url if a proxy on this machine forwards"
-            " the phones to it.",
-            flush=True,
-        )
+    warning = unreachable_warning(args.host, public_url, address)
+    if warning:
+        print(warning, flush=True)
     if sys.stdout.isatty():
         code = qrcode.QRCode(border=2)
         code.add_data(address + "/")
@@ -103,6 +100,26 @@ def serve(args: argparse.Namespace) -> int:
     except processes.CannotListen as error:  # taken since the check above
         print(error, file=sys.stderr)
         return 1
+
+
+def unreachable_warning(host: str, public_url: str | None, address: str) -> str | None:
+    """What to tell the host when the address printed for the phones (`address`) is one
+    they cannot open."""
+    if public_url:
+        return None
+    if only_this_machine(host):
+        return (
+            f"It listens on {host} only, so phones cannot reach it (their join links lead nowhere): start it"
+            " with --host 0.0.0.0 to listen on the LAN, or give --public-url if a proxy on this machine forwards"
+            " the phones to it."
+        )
+    if only_this_machine(urlsplit(address).hostname or ""):  # listening everywhere, and no network but loopback
+        return (
+            "This machine has no network address but its own (127.0.0.1), so phones cannot reach it (their join"
+            " links lead nowhere): connect it to the phones' Wi-Fi (or start a hotspot on it) and start it again,"
+            " or give --public-url."
+        )
+    return None
 
 
 def push_server_runs_here() -> bool:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import qrcode
 
-from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, create_app, default_database
+from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, create_app, default_database
 from . import processes
 from ..tables import postgres
 from ..tables.db import DatabaseUnusable
@@ -31,7 +31,7 @@ def serve(args: argparse.Namespace) -> int:
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
     try:
         app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
-    except DatabaseUnusable as error:
+    except (DatabaseUnusable, DataFolderUnusable) as error:
         print(error, file=sys.stderr)
         return 1
     workers = processes.default_count() if args.processes is None else args.processes

@@ -193,8 +193,13 @@ def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None)
         migrate(path, pragmas)
         return False
     except sqlite3.OperationalError as error:
-        if not is_storage_failure(error) or not Path(path).is_file():
+        if not is_storage_failure(error):
             raise
+        if not Path(path).is_file():  # its folder is read-only, or gone
+            raise DatabaseUnusable(
+                f"The database {path} cannot be created ({error}): make its folder writable, or set COMPANION_DATABASE"
+                " (or COMPANION_INSTANCE) to a place the companion may write."
+            ) from error
     wal = Path(f"{path}-wal")
     if wal.exists() and wal.stat().st_size > 0:
         raise DatabaseUnusable(

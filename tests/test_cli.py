@@ -153,3 +153,19 @@ def test_port_0_prints_the_port_the_system_chose(tmp_path: Path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_backup_into_a_folder_that_does_not_exist_says_so(app, tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
+    assert main(["backup", str(tmp_path / "no" / "such" / "b.sqlite3")]) == 1
+    assert capsys.readouterr().err == f"The folder {tmp_path / 'no' / 'such'} does not exist; nothing was written.\n"
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_backup_that_cannot_be_written_is_a_sentence(app, tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
+    (tmp_path / "b.sqlite3.partial").mkdir()  # where the copy is written first: SQLite cannot open it
+    assert main(["backup", str(tmp_path / "b.sqlite3")]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"The copy to {tmp_path / 'b.sqlite3'} failed (unable to open database file)")
+    assert not (tmp_path / "b.sqlite3").exists()

@@ -13,6 +13,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -223,20 +224,24 @@ def backup(args: argparse.Namespace) -> int:
     if target.exists() and not args.force:
         print(f"{target} exists already; add --force to replace it.", file=sys.stderr)
         return 1
+    if not target.parent.is_dir():
+        print(f"The folder {target.parent} does not exist; nothing was written.", file=sys.stderr)
+        return 1
     if postgres.is_url(source_path):
         return backup_postgresql(source_path, target)
     if not Path(source_path).exists():
         print(f"No database at {source_path}.", file=sys.stderr)
         return 1
     partial = target.with_name(target.name + ".partial")
-    source = sqlite3.connect(source_path, timeout=30)
-    copy = sqlite3.connect(partial)
     try:
-        source.backup(copy)
-        ok = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    finally:
-        copy.close()
-        source.close()
+        with closing(sqlite3.connect(source_path, timeout=30)) as source, closing(sqlite3.connect(partial)) as copy:
+            source.backup(copy)
+            ok = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    except sqlite3.Error as error:  # e.g. a folder it may not write, a full disk
+        if partial.is_file():
+            partial.unlink()
+        print(f"The copy to {target} failed ({error}); nothing was written.", file=sys.stderr)
+        return 1
     if not ok:
         partial.unlink()
         print("The copy failed SQLite's integrity check; nothing was written.", file=sys.stderr)

@@ -22,6 +22,7 @@ import qrcode
 from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, create_app, default_database
 from . import processes
 from ..tables import postgres
+from ..tables import db
 from ..tables.db import DatabaseUnusable
 from ..web.links import only_this_machine, public_base
 
@@ -90,17 +91,34 @@ def serve(args: argparse.Namespace) -> int:
     )
 
     def run_worker(sock) -> None:
+        # waitress stops on a KeyboardInterrupt (Ctrl+C): SIGTERM stops it the same way,
+        # instead of ending the process before its database is checkpointed.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         create_server(app, sockets=[sock], **settings).run()
+        db.checkpoint_and_close(app)
 
+    return run(app, args, workers, sock if workers == 1 else None, run_worker)
+
+
+def run(app, args: argparse.Namespace, workers: int, sock: socket.socket | None, run_worker) -> int:
+    """Serve with run_worker(listening socket) in this process (`sock`) or in `workers`
+    processes, until stopped; say so once, quietly (every process of the terminal gets
+    Ctrl+C: each worker stops without a traceback)."""
     if workers == 1:
         run_worker(sock)
+        print("Stopped.", flush=True)
         return 0
     print(f"Serving from {workers} processes.", flush=True)
     try:
-        return processes.serve(run_worker, args.host, args.port, workers)
-    except processes.CannotListen as error:  # taken since the check above
+        status = processes.serve(run_worker, args.host, args.port, workers)
+    except processes.CannotListen as error:  # taken since serve checked
         print(error, file=sys.stderr)
         return 1
+    # Every worker has stopped: nothing holds the WAL now, whatever their checkpoints left.
+    db.checkpoint_and_close(app)
+    if status == 0:
+        print("Stopped.", flush=True)
+    return status
 
 
 def unreachable_warning(host: str, public_url: str | None, address: str) -> str | None:
@@ -141,7 +159,7 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
 
     _allow_many_connections()
 
-    def run_worker(sock, stop_on_signals: bool = False) -> None:
+    def run_worker(sock) -> None:
         import gevent
         from gevent import socket as green_socket
         from gevent.pywsgi import WSGIServer
@@ -151,23 +169,15 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
         # No access log (a join link's path holds a token); errors go to the logging
         # system, where the token filter applies.
         server = WSGIServer(listener, app, log=None, error_log=logging.getLogger("gevent"), handler_class=push_handler())
-        if stop_on_signals:
-            # Ctrl+C or SIGTERM stops the server and the process ends. (As a
-            # KeyboardInterrupt it would land in whichever greenlet runs, one waiting for
-            # the database maybe, and could leave the process running.)
-            for number in (signal.SIGINT, signal.SIGTERM):
-                gevent.signal_handler(number, lambda: gevent.spawn(server.stop, timeout=1))
+        # Ctrl+C or SIGTERM stops the server and the process ends. (As a KeyboardInterrupt
+        # it would land in whichever greenlet runs, one waiting for the database maybe,
+        # print a traceback from gevent's hub, and could leave the process running.)
+        for number in (signal.SIGINT, signal.SIGTERM):
+            gevent.signal_handler(number, lambda: gevent.spawn(server.stop, timeout=1))
         server.serve_forever()
+        db.checkpoint_and_close(app)
 
-    if workers == 1:
-        run_worker(sock, stop_on_signals=True)
-        return 0
-    print(f"Serving from {workers} processes.", flush=True)
-    try:
-        return processes.serve(run_worker, args.host, args.port, workers)
-    except processes.CannotListen as error:  # taken since serve checked
-        print(error, file=sys.stderr)
-        return 1
+    return run(app, args, workers, sock, run_worker)
 
 
 def push_handler():

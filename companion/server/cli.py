@@ -299,10 +299,15 @@ def main(argv: list[str] | None = None) -> int:
         help="server processes (default on Linux: one per core, at most 8; elsewhere 1)",
     )
     run.add_argument(
-        "--threads", type=int, help="threads per server process (default 2 with several processes, else 4)"
+        "--threads",
+        type=int,
+        help="with --server threads only: threads per server process (default 2 with several processes, else 4)",
     )
     run.add_argument(
-        "--connections", type=int, default=1000, help="open connections (phones) served at once (default 1000)"
+        "--connections",
+        type=int,
+        default=1000,
+        help="with --server threads only: open connections (phones) served at once (default 1000)",
     )
     run.set_defaults(handler=serve)
     save = commands.add_parser("backup", help="copy the live database consistently to PATH")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -169,3 +171,24 @@ def test_a_backup_that_cannot_be_written_is_a_sentence(app, tmp_path: Path, monk
     said = capsys.readouterr().err
     assert said.startswith(f"The copy to {tmp_path / 'b.sqlite3'} failed (unable to open database file)")
     assert not (tmp_path / "b.sqlite3").exists()
+
+
+def test_a_port_reserved_to_the_administrator_is_one_sentence():
+    lowest = Path("/proc/sys/net/ipv4/ip_unprivileged_port_start")
+    if not lowest.exists() or int(lowest.read_text()) <= 80:
+        pytest.skip("this system lets anyone listen on port 80 (or does not say)")
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        pytest.skip("as root, a low port needs another user to be refused (setpriv)")
+    folder = Path(tempfile.mkdtemp(prefix="companion-port-"))  # where the unprivileged user may write
+    folder.chmod(0o777)
+    try:
+        command = [sys.executable, "-m", "companion", "serve", "--port", "80", "--processes", "1"]
+        if os.geteuid() == 0:
+            command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command]
+        env = {**os.environ, "COMPANION_INSTANCE": str(folder)}
+        env.pop("COMPANION_DATABASE", None)
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    finally:
+        shutil.rmtree(folder)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "Port 80 is reserved to the system's administrator here: choose a port above 1023, e.g. --port 5000.\n"

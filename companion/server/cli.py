@@ -21,8 +21,7 @@ import qrcode
 
 from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, create_app, default_database
 from . import processes
-from ..tables import postgres
-from ..tables import db
+from ..tables import db, postgres
 from ..tables.db import DatabaseUnusable
 from ..web.links import only_this_machine, public_base
 

@@ -50,10 +50,6 @@ class CannotListen(Exception):
     """The server cannot listen where it was asked: the sentence says why and what to do."""
 
 
-class PortInUse(CannotListen):
-    pass
-
-
 def _address(host: str, port: int) -> tuple[socket.AddressFamily, tuple]:
     try:
         family, _type, _proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
@@ -70,7 +66,7 @@ def _bind(sock: socket.socket, address: tuple, host: str, port: int) -> None:
         sock.bind(address)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
-            raise PortInUse(f"Port {port} is in use by another program.") from error
+            raise CannotListen(f"Port {port} is in use by another program.") from error
         if error.errno == errno.EADDRNOTAVAIL:
             # e.g. the address the network gave it yesterday
             raise CannotListen(
@@ -94,7 +90,7 @@ def _may_reuse_address(sock: socket.socket) -> None:
 def check_port_free(host: str, port: int) -> None:
     """Binding without SO_REUSEPORT fails if anything listens there, even another
     companion's worker sockets: two companions must never share a port. Raises
-    CannotListen (PortInUse when the port is taken) with a sentence."""
+    CannotListen with a sentence."""
     family, address = _address(host, port)
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         _may_reuse_address(probe)

@@ -341,7 +341,7 @@ CHECKPOINT_WAIT_SECONDS = 2
 
 def checkpoint_and_close(app) -> None:
     """This process stops serving cleanly (Ctrl+C, SIGTERM): close the connections it kept
-    and move the WAL's writes into the database file, leaving the -wal file empty.
+    and move the WAL's writes into the database file, leaving the -wal file empty (or gone).
 
     Without it the last games stayed in the -wal file after a stop (a connection was
     still open when the process ended, so SQLite never checkpointed): a host who copied
@@ -352,12 +352,15 @@ def checkpoint_and_close(app) -> None:
     database = app.config["DATABASE"]
     if postgres.is_url(database) or app.config.get("DATABASE_FROZEN"):
         return
-    for kept in _idle_connections(app):
-        kept.close()
-    _idle_connections(app).clear()
+    idle = _idle_connections(app)
+    for connection in idle:
+        connection.close()
+    idle.clear()
     kept = app.extensions.pop("companion.kept_connection", None)
     if kept is not None and kept[0] == os.getpid():
         kept[1].close()
+    if not Path(database).is_file():  # gone meanwhile: connecting would make an empty one
+        return
     try:
         with closing(sqlite3.connect(database, timeout=CHECKPOINT_WAIT_SECONDS)) as conn:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()

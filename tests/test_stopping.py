@@ -117,8 +117,10 @@ def test_ctrl_c_stops_every_process_quietly_in_one_line(tmp_path: Path, server: 
     finally:
         held.close()
     assert not any("KeyboardInterrupt" in line or "Traceback" in line for line in printed), printed
+    # (on a busy machine waitress may have logged a queued request meanwhile)
+    said = [line for line in printed if not line.startswith("WARNING:waitress.queue:")]
     several = server[-1] != "1"
-    assert printed == (["Serving from 2 processes."] if several else []) + ["Stopped."]
+    assert said == (["Serving from 2 processes."] if several else []) + ["Stopped."]
 
 
 def test_stopping_one_companion_leaves_another_on_the_same_database_serving(tmp_path: Path):

@@ -78,6 +78,22 @@ class Companion:
         return out.split("Stop it with Ctrl+C.\n", 1)[1].splitlines()
 
 
+@pytest.fixture
+def start():
+    """Companion(...) for a test, killed at its end if the test did not stop it."""
+    started: list[Companion] = []
+
+    def starting(*arguments) -> Companion:
+        started.append(Companion(*arguments))
+        return started[-1]
+
+    yield starting
+    for companion in started:
+        if companion.process.poll() is None:
+            os.killpg(companion.process.pid, signal.SIGKILL)
+            companion.process.wait(timeout=10)
+
+
 def tables_in_the_file_alone(database: Path, elsewhere: Path) -> list[str]:
     """The tables a copy of the .sqlite3 file alone holds (no -wal, no -shm beside it)."""
     elsewhere.mkdir()
@@ -94,10 +110,10 @@ def needs_processes(server: list[str]) -> None:
 
 @pytest.mark.parametrize("how", ["SIGTERM", "Ctrl+C"])
 @pytest.mark.parametrize("server", SERVER_PATHS, ids=" ".join)
-def test_a_stopped_companion_leaves_every_table_in_the_database_file(tmp_path: Path, server: list[str], how: str):
+def test_a_stopped_companion_leaves_every_table_in_the_database_file(start, tmp_path: Path, server: list[str], how: str):
     needs_processes(server)
     database = tmp_path / "companion.sqlite3"
-    companion = Companion(tmp_path, database, server)
+    companion = start(tmp_path, database, server)
     tables = sorted(companion.start_a_table() for _ in range(3))
     companion.stop(how)
     wal = Path(f"{database}-wal")
@@ -106,9 +122,9 @@ def test_a_stopped_companion_leaves_every_table_in_the_database_file(tmp_path: P
 
 
 @pytest.mark.parametrize("server", SERVER_PATHS, ids=" ".join)
-def test_ctrl_c_stops_every_process_quietly_in_one_line(tmp_path: Path, server: list[str]):
+def test_ctrl_c_stops_every_process_quietly_in_one_line(start, tmp_path: Path, server: list[str]):
     needs_processes(server)
-    companion = Companion(tmp_path, tmp_path / "companion.sqlite3", server)
+    companion = start(tmp_path, tmp_path / "companion.sqlite3", server)
     table_id = companion.start_a_table()
     held = requests.get(f"{companion.url}/t/{table_id}/events", stream=True, timeout=10)  # a phone's page, held
     time.sleep(2)  # idle workers: a KeyboardInterrupt then landed in gevent's hub, which printed it
@@ -123,10 +139,10 @@ def test_ctrl_c_stops_every_process_quietly_in_one_line(tmp_path: Path, server: 
     assert said == (["Serving from 2 processes."] if several else []) + ["Stopped."]
 
 
-def test_stopping_one_companion_leaves_another_on_the_same_database_serving(tmp_path: Path):
+def test_stopping_one_companion_leaves_another_on_the_same_database_serving(start, tmp_path: Path):
     database = tmp_path / "companion.sqlite3"
-    staying = Companion(tmp_path, database, ["--processes", "2"])
-    leaving = Companion(tmp_path, database, ["--processes", "2"])
+    staying = start(tmp_path, database, ["--processes", "2"])
+    leaving = start(tmp_path, database, ["--processes", "2"])
     tables = [staying.start_a_table(), leaving.start_a_table()]
     reading = requests.Session()
     assert leaving.stop("SIGTERM")[-1] == "Stopped."  # its checkpoint waited for the other's readers at most

@@ -7,7 +7,9 @@ import logging
 import os
 import re
 import secrets
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import platformdirs
 
@@ -52,6 +54,27 @@ def instance_folder() -> Path:
 
 def default_database() -> Path:
     return instance_folder() / "companion.sqlite3"
+
+
+INSTANCE_ELSEWHERE = "set COMPANION_INSTANCE to a folder it may write"
+
+
+class DataFolderUnusable(Exception):
+    """The data folder (or the database's folder) cannot be made or written: the sentence
+    names it and says what to do."""
+
+
+@contextmanager
+def _writing(folder: Path, what: str, elsewhere: str) -> Iterator[None]:
+    """Any OSError within is a DataFolderUnusable naming `folder` and how to move it
+    (`elsewhere`): the host reads one sentence, not a traceback."""
+    try:
+        yield
+    except OSError as error:
+        raise DataFolderUnusable(
+            f"The companion cannot write to {what} {folder} ({error.strerror or error}): make it writable, or"
+            f" {elsewhere}."
+        ) from error
 
 
 def _secret_key(instance: Path) -> str:
@@ -157,7 +180,8 @@ def create_app(config: dict | None = None) -> Flask:
         template_folder=str(resource_folder("templates")),
         static_folder=str(resource_folder("static")),
     )
-    instance.mkdir(parents=True, exist_ok=True)
+    with _writing(instance, "its data folder", INSTANCE_ELSEWHERE):
+        instance.mkdir(parents=True, exist_ok=True)
     app.config.update(
         DATABASE=os.environ.get("COMPANION_DATABASE", str(default_database())),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
@@ -183,19 +207,23 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         # Several servers behind one load balancer must sign cookies (and seal rematch
         # tokens) with one key: the same COMPANION_SECRET_KEY for all, else each its file.
-        app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
+        with _writing(instance, "its data folder", INSTANCE_ELSEWHERE):
+            app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
 
     if not db.postgres.is_url(app.config["DATABASE"]):
-        Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(app.config["DATABASE"]).parent
+        with _writing(folder, "the database's folder", "set COMPANION_DATABASE to a file in a folder it may write"):
+            folder.mkdir(parents=True, exist_ok=True)
     app.config["DATABASE_FROZEN"] = db.open_database(app.config["DATABASE"], app.config["SQLITE_PRAGMAS"])
     app.teardown_appcontext(db.close_db)
 
     # The catalogs live in the package (companion/translations); their .mo files are
     # compiled here, on start, whenever missing or older than the .po files.
-    app.config.setdefault(
-        "BABEL_TRANSLATION_DIRECTORIES",
-        str(i18n.compiled_translations(instance / "translations", installed=not FROM_CHECKOUT)),
-    )
+    with _writing(instance, "its data folder", INSTANCE_ELSEWHERE):
+        app.config.setdefault(
+            "BABEL_TRANSLATION_DIRECTORIES",
+            str(i18n.compiled_translations(instance / "translations", installed=not FROM_CHECKOUT)),
+        )
     Babel(app, locale_selector=i18n.select_locale)
     i18n.install_template_gettext(app)
     app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+import pytest
 import requests
 
 from companion.server.cli import main
@@ -89,3 +93,102 @@ def test_serve_with_threads_leaves_the_pages_polling(tmp_path: Path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+SERVER_PATHS = [
+    ["--server", "push", "--processes", "1"],
+    ["--server", "push", "--processes", "2"],  # 1 where several processes are not supported
+    ["--server", "threads", "--processes", "1"],  # macOS and Windows
+    ["--server", "threads", "--processes", "2"],
+]
+
+
+def serve_once(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path)}
+    env.pop("COMPANION_DATABASE", None)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "serve", *arguments], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize("server", SERVER_PATHS, ids=" ".join)
+def test_a_port_in_use_is_one_sentence_before_any_address_is_printed(tmp_path: Path, server: list[str]):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = serve_once(tmp_path, "--host", "127.0.0.1", "--port", str(port), *server)
+    assert done.returncode == 1
+    assert done.stderr == f"Port {port} is in use by another program.\n"
+    assert done.stdout == ""  # no address, no QR code leading the phones to another program
+
+
+@pytest.mark.parametrize("server", SERVER_PATHS, ids=" ".join)
+@pytest.mark.parametrize(
+    ("host", "sentence"),
+    [
+        # TEST-NET-3: an address no machine here has (as yesterday's DHCP address)
+        ("203.0.113.7", "This machine has no address 203.0.113.7 (on the networks it is on now)"),
+        ("nosuchhost.invalid", "This machine cannot find the address nosuchhost.invalid"),
+    ],
+    ids=["address-not-here", "unknown-name"],
+)
+def test_an_address_this_machine_does_not_have_is_one_sentence(tmp_path: Path, server: list[str], host: str, sentence: str):
+    done = serve_once(tmp_path, "--host", host, "--port", str(free_port()), *server)
+    assert done.returncode == 1
+    assert done.stderr.startswith(sentence) and done.stderr.count("\n") == 1
+    assert "--host" in done.stderr and done.stdout == ""
+
+
+def test_port_0_prints_the_port_the_system_chose(tmp_path: Path):
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path)}
+    env.pop("COMPANION_DATABASE", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        first_line = process.stdout.readline()
+        address = first_line.rsplit(" ", 1)[1].strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", address) and not address.endswith(":0")
+        assert requests.get(address + "/healthz", timeout=5).status_code == 204
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_backup_into_a_folder_that_does_not_exist_says_so(app, tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
+    assert main(["backup", str(tmp_path / "no" / "such" / "b.sqlite3")]) == 1
+    assert capsys.readouterr().err == f"The folder {tmp_path / 'no' / 'such'} does not exist; nothing was written.\n"
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_backup_that_cannot_be_written_is_a_sentence(app, tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
+    (tmp_path / "b.sqlite3.partial").mkdir()  # where the copy is written first: SQLite cannot open it
+    assert main(["backup", str(tmp_path / "b.sqlite3")]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"The copy to {tmp_path / 'b.sqlite3'} failed (unable to open database file)")
+    assert not (tmp_path / "b.sqlite3").exists()
+
+
+def test_a_port_reserved_to_the_administrator_is_one_sentence():
+    lowest = Path("/proc/sys/net/ipv4/ip_unprivileged_port_start")
+    if not lowest.exists() or int(lowest.read_text()) <= 80:
+        pytest.skip("this system lets anyone listen on port 80 (or does not say)")
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        pytest.skip("as root, a low port needs another user to be refused (setpriv)")
+    folder = Path(tempfile.mkdtemp(prefix="companion-port-"))  # where the unprivileged user may write
+    folder.chmod(0o777)
+    try:
+        command = [sys.executable, "-m", "companion", "serve", "--port", "80", "--processes", "1"]
+        if os.geteuid() == 0:
+            command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command]
+        env = {**os.environ, "COMPANION_INSTANCE": str(folder)}
+        env.pop("COMPANION_DATABASE", None)
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    finally:
+        shutil.rmtree(folder)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "Port 80 is reserved to the system's administrator here: choose a port above 1023, e.g. --port 5000.\n"

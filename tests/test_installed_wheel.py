@@ -133,3 +133,23 @@ def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_
     ]
     assert not written, f"data written inside the installed package: {written}"
     assert not list(elsewhere.iterdir()), "nothing is written in the folder it was started from"
+
+
+def test_a_default_data_folder_it_cannot_make_is_one_sentence_naming_it(installed, tmp_path):
+    """pipx's companion keeps its data in ~/.local/share/companion: a home it cannot write
+    there (here a file where ~/.local should be, which stops root too) is one sentence."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".local").write_text("not a folder")
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith(("COMPANION_", "XDG_"))
+    } | {"HOME": str(home)}
+    done = subprocess.run(
+        [str(installed), "serve", "--host", "127.0.0.1", "--port", str(free_port()), "--processes", "1"],
+        cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        f"The companion cannot write to its data folder {home / '.local' / 'share' / 'companion'} (Not a directory):"
+        " make it writable, or set COMPANION_INSTANCE to a folder it may write.\n"
+    )

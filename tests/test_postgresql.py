@@ -14,10 +14,13 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
+from pathlib import Path
 
 import psycopg
+import pytest
 import requests
 
 from companion import create_app
@@ -78,6 +81,18 @@ def test_two_servers_starting_at_once_migrate_the_database_once(postgres_server)
 def test_the_console_never_shows_the_databases_password():
     assert postgres.shown("postgresql://ana:s3cret@db.example:5433/companion") == "postgresql://ana:***@db.example:5433/companion"
     assert postgres.shown("postgresql://ana@db.example/companion") == "postgresql://ana@db.example/companion"
+
+
+def test_without_psycopg_the_sentence_says_how_to_install_the_projects_postgres_extra(monkeypatch):
+    """The project is not on PyPI: `pip install 'companion[postgres]'` would find nothing."""
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg fails as where it is not installed
+    with pytest.raises(SystemExit) as stopped:
+        postgres.connect("postgresql://nobody@127.0.0.1:1/none")
+    sentence = str(stopped.value)
+    assert "psycopg is not installed" in sentence and "pip install '.[postgres]'" in sentence
+    extra = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    injected = " ".join(f"'{requirement}'" for requirement in extra["postgres"])
+    assert f"pipx inject companion {injected}." in sentence  # what the extra holds, kept in step
 
 
 def test_two_servers_on_one_postgresql_a_phone_on_one_sees_an_action_made_through_the_other(postgres_server, tmp_path):

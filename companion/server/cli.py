@@ -13,36 +13,48 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import qrcode
 
-from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, create_app, default_database
+from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, create_app, default_database
 from . import processes
-from ..tables import postgres
+from ..tables import db, postgres
 from ..tables.db import DatabaseUnusable
 from ..web.links import only_this_machine, public_base
 
 
 def serve(args: argparse.Namespace) -> int:
-    from waitress import serve as waitress_serve
     from waitress.server import create_server
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
     try:
         app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
-    except DatabaseUnusable as error:
+    except (DatabaseUnusable, DataFolderUnusable) as error:
         print(error, file=sys.stderr)
         return 1
-    address = public_base(args.port, public_url, args.host)
+    workers = processes.default_count() if args.processes is None else args.processes
+    if workers <= 1 or args.port == 0 or not processes.supported():
+        workers = 1
+    # Listen (or make sure it can) before telling the phones where to go: a port in use or
+    # an address this machine does not have is one sentence, and no address is printed.
+    try:
+        if workers == 1:
+            sock = processes.listening_socket(args.host, args.port, shared=False)
+            port = sock.getsockname()[1]  # --port 0: the one the system chose
+        else:
+            processes.check_port_free(args.host, args.port)
+            port = args.port
+    except processes.CannotListen as error:
+        print(error, file=sys.stderr)
+        return 1
+    address = public_base(port, public_url, args.host)
     print(f"Companion is running. Phones on the same network open: {address}", flush=True)
-    if only_this_machine(args.host) and not public_url:
-        print(
-            f"It listens on {args.host} only, so phones cannot reach it (their join links lead nowhere): start it"
-            " with --host 0.0.0.0 to listen on the LAN, or give --public-url if a proxy on this machine forwards"
-            " the phones to it.",
-            flush=True,
-        )
+    warning = unreachable_warning(args.host, public_url, address)
+    if warning:
+        print(warning, flush=True)
     if sys.stdout.isatty():
         code = qrcode.QRCode(border=2)
         code.add_data(address + "/")
@@ -56,17 +68,18 @@ def serve(args: argparse.Namespace) -> int:
     if app.config["DATABASE_FROZEN"]:
         print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
-    workers = processes.default_count() if args.processes is None else args.processes
-    if workers <= 1 or args.port == 0 or not processes.supported():
-        workers = 1
     if args.server == "push" and not push_server_runs_here():
         print("The push server (gevent) cannot run here: serving with threads, and the phones poll.", flush=True)
         args.server = "threads"
     if args.server == "push" and app.config["DATABASE_FROZEN"]:
         args.server = "threads"  # nothing changes: nothing to push
-    gc.freeze()  # see the thread server below
+    logging.basicConfig()
+    # Everything built so far (modules, templates, catalogs) lives as long as the server:
+    # kept out of the garbage collector's full passes, which took 25-50 ms under load
+    # (~10 ms once frozen), and shared untouched by the worker processes forked below.
+    gc.freeze()
     if args.server == "push":
-        return serve_push(app, args, workers)
+        return serve_push(app, args, workers, sock if workers == 1 else None)
     settings = dict(
         threads=threads_per_process(workers) if args.threads is None else args.threads,
         # Every phone keeps a connection open between its polls: waitress' default of
@@ -75,23 +88,56 @@ def serve(args: argparse.Namespace) -> int:
         ident="companion",
         max_request_body_size=MAX_SERVER_BODY_BYTES,
     )
-    # Everything built so far (modules, templates, catalogs) lives as long as the server:
-    # kept out of the garbage collector's full passes, which took 25-50 ms under load
-    # (~10 ms once frozen), and shared untouched by the worker processes forked below.
-    if workers == 1:
-        waitress_serve(app, host=args.host, port=args.port, **settings)
-        return 0
-    print(f"Serving from {workers} processes.", flush=True)
 
     def run_worker(sock) -> None:
+        # waitress stops on a KeyboardInterrupt (Ctrl+C): SIGTERM stops it the same way,
+        # instead of ending the process before its database is checkpointed.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         create_server(app, sockets=[sock], **settings).run()
+        db.checkpoint_and_close(app)
 
-    logging.basicConfig()
+    return run(app, args, workers, sock if workers == 1 else None, run_worker)
+
+
+def run(app, args: argparse.Namespace, workers: int, sock: socket.socket | None, run_worker) -> int:
+    """Serve with run_worker(listening socket) in this process (`sock`) or in `workers`
+    processes, until stopped; say so once, quietly (every process of the terminal gets
+    Ctrl+C: each worker stops without a traceback)."""
+    if workers == 1:
+        run_worker(sock)
+        print("Stopped.", flush=True)
+        return 0
+    print(f"Serving from {workers} processes.", flush=True)
     try:
-        return processes.serve(run_worker, args.host, args.port, workers)
-    except processes.PortInUse as error:
+        status = processes.serve(run_worker, args.host, args.port, workers)
+    except processes.CannotListen as error:  # taken since serve checked
         print(error, file=sys.stderr)
         return 1
+    # Every worker has stopped: nothing holds the WAL now, whatever their checkpoints left.
+    db.checkpoint_and_close(app)
+    if status == 0:
+        print("Stopped.", flush=True)
+    return status
+
+
+def unreachable_warning(host: str, public_url: str | None, address: str) -> str | None:
+    """What to tell the host when the address printed for the phones (`address`) is one
+    they cannot open."""
+    if public_url:
+        return None
+    if only_this_machine(host):
+        return (
+            f"It listens on {host} only, so phones cannot reach it (their join links lead nowhere): start it"
+            " with --host 0.0.0.0 to listen on the LAN, or give --public-url if a proxy on this machine forwards"
+            " the phones to it."
+        )
+    if only_this_machine(urlsplit(address).hostname or ""):  # listening everywhere, and no network but loopback
+        return (
+            "This machine has no network address but its own (127.0.0.1), so phones cannot reach it (their join"
+            " links lead nowhere): connect it to the phones' Wi-Fi (or start a hotspot on it) and start it again,"
+            " or give --public-url."
+        )
+    return None
 
 
 def push_server_runs_here() -> bool:
@@ -102,16 +148,17 @@ def push_server_runs_here() -> bool:
     return True
 
 
-def serve_push(app, args: argparse.Namespace, workers: int) -> int:
+def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket | None) -> int:
     """Serve with gevent's WSGI server: each phone's table page holds one connection on
     which changes are pushed (Server-Sent Events), and thousands of idle connections cost
     a greenlet each, not a thread. Several processes share the port as with the thread
-    server; a write in any of them wakes the phones of all (companion.server.notify)."""
+    server; a write in any of them wakes the phones of all (companion.server.notify).
+    `sock`: the listening socket of a single process."""
     from . import notify
 
     _allow_many_connections()
 
-    def run_worker(sock, stop_on_signals: bool = False) -> None:
+    def run_worker(sock) -> None:
         import gevent
         from gevent import socket as green_socket
         from gevent.pywsgi import WSGIServer
@@ -121,29 +168,15 @@ def serve_push(app, args: argparse.Namespace, workers: int) -> int:
         # No access log (a join link's path holds a token); errors go to the logging
         # system, where the token filter applies.
         server = WSGIServer(listener, app, log=None, error_log=logging.getLogger("gevent"), handler_class=push_handler())
-        if stop_on_signals:
-            # Ctrl+C or SIGTERM stops the server and the process ends. (As a
-            # KeyboardInterrupt it would land in whichever greenlet runs, one waiting for
-            # the database maybe, and could leave the process running.)
-            for number in (signal.SIGINT, signal.SIGTERM):
-                gevent.signal_handler(number, lambda: gevent.spawn(server.stop, timeout=1))
+        # Ctrl+C or SIGTERM stops the server and the process ends. (As a KeyboardInterrupt
+        # it would land in whichever greenlet runs, one waiting for the database maybe,
+        # print a traceback from gevent's hub, and could leave the process running.)
+        for number in (signal.SIGINT, signal.SIGTERM):
+            gevent.signal_handler(number, lambda: gevent.spawn(server.stop, timeout=1))
         server.serve_forever()
+        db.checkpoint_and_close(app)
 
-    logging.basicConfig()
-    if workers == 1:
-        try:
-            processes.check_port_free(args.host, args.port)
-        except processes.PortInUse as error:
-            print(error, file=sys.stderr)
-            return 1
-        run_worker(processes.listening_socket(args.host, args.port), stop_on_signals=True)
-        return 0
-    print(f"Serving from {workers} processes.", flush=True)
-    try:
-        return processes.serve(run_worker, args.host, args.port, workers)
-    except processes.PortInUse as error:
-        print(error, file=sys.stderr)
-        return 1
+    return run(app, args, workers, sock, run_worker)
 
 
 def push_handler():
@@ -200,20 +233,24 @@ def backup(args: argparse.Namespace) -> int:
     if target.exists() and not args.force:
         print(f"{target} exists already; add --force to replace it.", file=sys.stderr)
         return 1
+    if not target.parent.is_dir():
+        print(f"The folder {target.parent} does not exist; nothing was written.", file=sys.stderr)
+        return 1
     if postgres.is_url(source_path):
         return backup_postgresql(source_path, target)
     if not Path(source_path).exists():
         print(f"No database at {source_path}.", file=sys.stderr)
         return 1
     partial = target.with_name(target.name + ".partial")
-    source = sqlite3.connect(source_path, timeout=30)
-    copy = sqlite3.connect(partial)
     try:
-        source.backup(copy)
-        ok = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    finally:
-        copy.close()
-        source.close()
+        with closing(sqlite3.connect(source_path, timeout=30)) as source, closing(sqlite3.connect(partial)) as copy:
+            source.backup(copy)
+            ok = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    except sqlite3.Error as error:  # e.g. a folder it may not write, a full disk
+        if partial.is_file():
+            partial.unlink()
+        print(f"The copy to {target} failed ({error}); nothing was written.", file=sys.stderr)
+        return 1
     if not ok:
         partial.unlink()
         print("The copy failed SQLite's integrity check; nothing was written.", file=sys.stderr)
@@ -261,10 +298,15 @@ def main(argv: list[str] | None = None) -> int:
         help="server processes (default on Linux: one per core, at most 8; elsewhere 1)",
     )
     run.add_argument(
-        "--threads", type=int, help="threads per server process (default 2 with several processes, else 4)"
+        "--threads",
+        type=int,
+        help="with --server threads only: threads per server process (default 2 with several processes, else 4)",
     )
     run.add_argument(
-        "--connections", type=int, default=1000, help="open connections (phones) served at once (default 1000)"
+        "--connections",
+        type=int,
+        default=1000,
+        help="with --server threads only: open connections (phones) served at once (default 1000)",
     )
     run.set_defaults(handler=serve)
     save = commands.add_parser("backup", help="copy the live database consistently to PATH")

@@ -46,36 +46,72 @@ def default_count() -> int:
     return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
 
 
-class PortInUse(Exception):
-    pass
+class CannotListen(Exception):
+    """The server cannot listen where it was asked: the sentence says why and what to do."""
 
 
 def _address(host: str, port: int) -> tuple[socket.AddressFamily, tuple]:
-    family, _type, _proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    try:
+        family, _type, _proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        raise CannotListen(
+            f"This machine cannot find the address {host} ({error.strerror}): give --host one of its addresses,"
+            " or 0.0.0.0 to listen on every network."
+        ) from error
     return family, address
+
+
+def _bind(sock: socket.socket, address: tuple, host: str, port: int) -> None:
+    try:
+        sock.bind(address)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise CannotListen(f"Port {port} is in use by another program.") from error
+        if error.errno == errno.EADDRNOTAVAIL:
+            # e.g. the address the network gave it yesterday
+            raise CannotListen(
+                f"This machine has no address {host} (on the networks it is on now): give --host one of its"
+                " addresses, or 0.0.0.0 to listen on every network."
+            ) from error
+        if isinstance(error, PermissionError):
+            raise CannotListen(
+                f"Port {port} is reserved to the system's administrator here: choose a port above 1023, e.g. --port 5000."
+            ) from error
+        raise CannotListen(f"The companion cannot listen on {host} port {port}: {error.strerror or error}.") from error
+
+
+def _may_reuse_address(sock: socket.socket) -> None:
+    """A port whose last connections are still closing (TIME_WAIT) can be listened on at
+    once on POSIX; on Windows the same option would let a second program take a port in use."""
+    if os.name != "nt":
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 
 
 def check_port_free(host: str, port: int) -> None:
     """Binding without SO_REUSEPORT fails if anything listens there, even another
-    companion's worker sockets: two companions must never share a port."""
+    companion's worker sockets: two companions must never share a port. Raises
+    CannotListen with a sentence."""
     family, address = _address(host, port)
     with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as error:
-            if error.errno == errno.EADDRINUSE:
-                raise PortInUse(f"Port {port} is in use by another program.") from error
-            raise
+        _may_reuse_address(probe)
+        _bind(probe, address, host, port)
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
+def listening_socket(host: str, port: int, shared: bool = True) -> socket.socket:
+    """A socket listening on host:port; `shared`: one of the workers' sockets on one port
+    (SO_REUSEPORT), else the only one, and binding it fails if anything listens there.
+    Raises CannotListen with a sentence."""
     family, address = _address(host, port)
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind(address)
-    sock.listen(1024)
+    try:
+        _may_reuse_address(sock)
+        if shared:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        _bind(sock, address, host, port)
+        sock.listen(1024)
+    except BaseException:
+        sock.close()
+        raise
     return sock
 
 

@@ -7,10 +7,12 @@ same companion on PostgreSQL (postgres.py).
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import sqlite3
 import threading
 import weakref
+from contextlib import closing
 from pathlib import Path
 from typing import Callable
 
@@ -193,8 +195,13 @@ def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None)
         migrate(path, pragmas)
         return False
     except sqlite3.OperationalError as error:
-        if not is_storage_failure(error) or not Path(path).is_file():
+        if not is_storage_failure(error):
             raise
+        if not Path(path).is_file():  # its folder is read-only, or gone
+            raise DatabaseUnusable(
+                f"The database {path} cannot be created ({error}): make its folder writable, or set COMPANION_DATABASE"
+                " (or COMPANION_INSTANCE) to a place the companion may write."
+            ) from error
     wal = Path(f"{path}-wal")
     if wal.exists() and wal.stat().st_size > 0:
         raise DatabaseUnusable(
@@ -327,6 +334,38 @@ def keep_open(app) -> None:
 
 
 _keep_open_lock = threading.Lock()
+
+# How long a stopping process' checkpoint waits for another process' reader or writer.
+CHECKPOINT_WAIT_SECONDS = 2
+
+
+def checkpoint_and_close(app) -> None:
+    """This process stops serving cleanly (Ctrl+C, SIGTERM): close the connections it kept
+    and move the WAL's writes into the database file, leaving the -wal file empty (or gone).
+
+    Without it the last games stayed in the -wal file after a stop (a connection was
+    still open when the process ended, so SQLite never checkpointed): a host who copied
+    just companion.sqlite3 lost them, and a read-only copy never counted as closed
+    cleanly (open_database). Other processes still serving the database go on: the
+    checkpoint waits a moment for their readers and writers, and what it cannot move
+    now stays in the WAL for the next stop."""
+    database = app.config["DATABASE"]
+    if postgres.is_url(database) or app.config.get("DATABASE_FROZEN"):
+        return
+    idle = _idle_connections(app)
+    for connection in idle:
+        connection.close()
+    idle.clear()
+    kept = app.extensions.pop("companion.kept_connection", None)
+    if kept is not None and kept[0] == os.getpid():
+        kept[1].close()
+    if not Path(database).is_file():  # gone meanwhile: connecting would make an empty one
+        return
+    try:
+        with closing(sqlite3.connect(database, timeout=CHECKPOINT_WAIT_SECONDS)) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    except sqlite3.Error as error:
+        logging.getLogger("companion").warning("Could not move the last writes into %s: %s", database, error)
 
 
 def close_db(_error: BaseException | None = None) -> None:

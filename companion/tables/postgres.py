@@ -6,7 +6,7 @@ database, and a change saved through one reaches the phones held by every other
 module gives store.py a database with the same small surface as the SQLite one
 (`execute` with ? placeholders, `transaction`, the in-memory caches), so every query and
 every rule above the store are shared. psycopg 3 and its pool come with the project's
-`postgres` extra (pip install 'companion[postgres]').
+`postgres` extra (from a clone: pip install '.[postgres]').
 
 A write takes its tables' locks (transaction-level advisory locks, one per table id)
 where SQLite takes the database's (BEGIN IMMEDIATE): writes to different tables run side
@@ -131,8 +131,11 @@ def _psycopg():
         import psycopg
     except ImportError:
         raise SystemExit(
-            "COMPANION_DATABASE names a PostgreSQL database, but psycopg is not installed:"
-            " pip install 'companion[postgres]'"
+            # The project is not on PyPI: the extra comes from the clone, or is injected
+            # into pipx's environment by hand (the postgres extra of pyproject.toml).
+            "COMPANION_DATABASE names a PostgreSQL database, but psycopg is not installed: from a clone,"
+            " pip install '.[postgres]' (scripts/serve does it by itself); installed with pipx,"
+            " pipx inject companion 'psycopg[binary]>=3.2,<4' 'psycopg-pool>=3.2,<4'."
         ) from None
     return psycopg
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import ipaddress
 import socket
+from pathlib import Path
+from typing import Iterable
 
 import qrcode
 import qrcode.image.svg
@@ -14,15 +16,65 @@ from flask import current_app, request, url_for
 # would route to that (documentation-only) address: the machine's LAN address.
 _ROUTE_PROBE = ("192.0.2.1", 9)
 
+# The private ranges (RFC 1918), in the order a phone is likeliest to share: home routers
+# and Android hotspots hand out 192.168.x.x, a Linux laptop's own hotspot 10.42.0.x, and
+# 172.17-31.x.x is where Docker puts bridges no phone reaches (an iPhone hotspot's
+# 172.20.10.x is still found when there is nothing else).
+_PRIVATE_RANGES = [ipaddress.ip_network(net) for net in ("192.168.0.0/16", "10.0.0.0/8", "172.16.0.0/12")]
+
 
 def lan_address() -> str | None:
+    """The address phones on the LAN reach this machine at: the one its default route
+    leaves from; with no default route (a laptop's own hotspot, a router with no internet
+    link), the likeliest of the machine's own addresses; None when it has none but loopback."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(_ROUTE_PROBE)
-            address = probe.getsockname()[0]
-    except OSError:
+            routed = probe.getsockname()[0]
+    except OSError:  # no route to it
+        routed = None
+    return pick_lan_address([routed] if routed else []) or pick_lan_address(own_addresses())
+
+
+def pick_lan_address(candidates: Iterable[str]) -> str | None:
+    """The IPv4 address among `candidates` phones can most likely reach: never loopback,
+    link-local (a network without a DHCP server) or unspecified; a private one first (by
+    _PRIVATE_RANGES), else the first other."""
+    usable = []
+    for candidate in candidates:
+        try:
+            address = ipaddress.ip_address(candidate)
+        except ValueError:
+            continue
+        if address.version == 4 and not (
+            address.is_loopback or address.is_link_local or address.is_unspecified or address.is_multicast
+        ):
+            usable.append(address)
+    if not usable:
         return None
-    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+    def rank(address: ipaddress.IPv4Address) -> int:
+        return next((i for i, network in enumerate(_PRIVATE_RANGES) if address in network), len(_PRIVATE_RANGES))
+
+    return str(min(usable, key=rank))  # the first of the best rank
+
+
+def own_addresses() -> list[str]:
+    """The machine's IPv4 addresses, without new dependencies: those its host name resolves
+    to (every interface's on Windows and macOS; on Linux often only 127.0.1.1), and on
+    Linux the local addresses of the kernel's routing table (/proc/net/fib_trie)."""
+    found = []
+    try:
+        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    except OSError:
+        pass
+    try:
+        lines = Path("/proc/net/fib_trie").read_text().splitlines()
+    except OSError:  # not Linux
+        lines = []
+    # "|-- 192.168.1.23" followed by "/32 host LOCAL": an address of this machine
+    found += [line.split()[-1] for line, after in zip(lines, lines[1:]) if after.split() == ["/32", "host", "LOCAL"]]
+    return list(dict.fromkeys(found))
 
 
 # Listening on one of these is listening on every network of the machine.

@@ -138,3 +138,45 @@ def test_read_only_folder_with_unsaved_writes_left_in_the_wal_says_why_it_cannot
         f"The database {database} cannot be opened: its folder is read-only and its last writes are still in"
         " companion.sqlite3-wal. Make the folder writable (or copy the folder somewhere writable) and start again."
     )
+
+
+def serve_in(instance: Path, database: Path | None = None) -> subprocess.CompletedProcess:
+    """`companion serve` as the unprivileged user, its data folder `instance`, until it stops."""
+    environment = {**os.environ, "COMPANION_INSTANCE": str(instance)}
+    environment.pop("COMPANION_DATABASE", None)
+    if database is not None:
+        environment["COMPANION_DATABASE"] = str(database)
+    command = [COMPANION, "serve", "--host", "127.0.0.1", "--port", str(free_port()), "--processes", "1"]
+    return subprocess.run(as_unprivileged_user(command), env=environment, capture_output=True, text=True, timeout=60)
+
+
+def test_a_data_folder_it_cannot_make_is_one_sentence_naming_it(folders):
+    data, _instance = folders
+    data.chmod(0o555)
+    done = serve_in(data / "companion")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        f"The companion cannot write to its data folder {data / 'companion'} (Permission denied): make it"
+        " writable, or set COMPANION_INSTANCE to a folder it may write.\n"
+    )
+
+
+def test_a_read_only_data_folder_is_one_sentence_naming_it(folders):
+    data, _instance = folders
+    data.chmod(0o555)  # its cookie key cannot be written
+    done = serve_in(data)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"The companion cannot write to its data folder {data} (Permission denied)")
+    assert "COMPANION_INSTANCE" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_database_it_cannot_create_is_one_sentence_naming_it(folders):
+    data, instance = folders
+    data.chmod(0o555)
+    done = serve_in(instance, data / "companion.sqlite3")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"The database {data / 'companion.sqlite3'} cannot be created")
+    assert "COMPANION_DATABASE" in done.stderr and done.stderr.count("\n") == 1
+    done = serve_in(instance, data / "more" / "companion.sqlite3")  # its folder cannot be made either
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"The companion cannot write to the database's folder {data / 'more'}")

@@ -1,0 +1,130 @@
+"""scripts/serve and scripts/test install into .venv only when it is not current: every
+`pip install -e .` fetches setuptools from the internet, and a laptop at a game night has
+none. Before, scripts/serve installed on every start, and without internet the companion
+never started.
+
+The checkout here is a copy of scripts/ and pyproject.toml whose .venv holds a stand-in
+Python: it notes each `pip install` (which works, or fails as without internet, as the test
+says) and hands anything else to the real Python; `companion` and `pytest` say how they
+were started."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+STAND_IN_PYTHON = f"""#!/usr/bin/env bash
+here="$(cd "$(dirname "$0")" && pwd)"
+if [ "$1 $2 $3" = "-m pip install" ]; then
+  echo "pip install ${{@: -1}}" >>"$here/../pip-calls"
+  if [ -e "$here/../no-internet" ]; then echo "ERROR: Could not find a version that satisfies setuptools>=68"; exit 1; fi
+  printf '#!/usr/bin/env bash\\necho "companion $*"\\n' >"$here/companion"; chmod +x "$here/companion"
+  exit 0
+fi
+if [ "$1 $2" = "-m pytest" ]; then shift 2; echo "pytest $*"; exit 0; fi
+exec "{sys.executable}" "$@"
+"""
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    copy = tmp_path / "checkout"
+    shutil.copytree(PROJECT / "scripts", copy / "scripts")
+    shutil.copy(PROJECT / "pyproject.toml", copy / "pyproject.toml")
+    python = copy / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(STAND_IN_PYTHON)
+    python.chmod(0o755)
+    return copy
+
+
+def run(checkout: Path, script: str, *arguments: str, database: str | None = None) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key != "COMPANION_DATABASE"}
+    if database:
+        env["COMPANION_DATABASE"] = database
+    return subprocess.run(
+        ["bash", str(checkout / "scripts" / script), *arguments], cwd=checkout, env=env,
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+    )
+
+
+def pip_calls(checkout: Path) -> list[str]:
+    calls = checkout / ".venv" / "pip-calls"
+    return calls.read_text().splitlines() if calls.exists() else []
+
+
+def test_serve_installs_once_then_starts_without_pip(checkout: Path):
+    first = run(checkout, "serve", "--port", "5000")
+    assert first.returncode == 0 and first.stdout == "companion serve --port 5000\n"
+    assert pip_calls(checkout) == ["pip install ."]
+    again = run(checkout, "serve")
+    assert again.returncode == 0 and again.stdout == "companion serve\n" and again.stderr == ""
+    assert pip_calls(checkout) == ["pip install ."]  # current: pip was not run
+
+
+def test_serve_installs_again_when_pyproject_changes_or_an_extra_is_wanted(checkout: Path):
+    run(checkout, "serve")
+    on_postgresql = run(checkout, "serve", database="postgresql://ana@db.example/companion")
+    assert on_postgresql.returncode == 0
+    assert pip_calls(checkout) == ["pip install .", "pip install .[postgres]"]
+    run(checkout, "serve")  # .[postgres] holds what . needs
+    assert len(pip_calls(checkout)) == 2
+    with (checkout / "pyproject.toml").open("a") as pyproject:
+        pyproject.write("\n# a new dependency, say\n")
+    run(checkout, "serve")
+    assert pip_calls(checkout)[2:] == ["pip install ."]
+
+
+def test_without_internet_serve_starts_with_what_is_installed_and_says_so_in_one_line(checkout: Path):
+    run(checkout, "serve")
+    with (checkout / "pyproject.toml").open("a") as pyproject:
+        pyproject.write("\n# a new dependency, say\n")
+    (checkout / ".venv" / "no-internet").touch()
+    offline = run(checkout, "serve")
+    assert offline.returncode == 0 and offline.stdout == "companion serve\n"
+    assert offline.stderr == (
+        "Could not update .venv (no internet? pip's output is in .venv/install.log): going on with what is installed.\n"
+    )
+    assert "setuptools" in (checkout / ".venv" / "install.log").read_text()
+    (checkout / ".venv" / "no-internet").unlink()
+    run(checkout, "serve")  # tried again once there is internet
+    assert pip_calls(checkout) == ["pip install ."] * 3
+
+
+def test_without_internet_and_nothing_installed_serve_stops_with_pips_words(checkout: Path):
+    (checkout / ".venv" / "no-internet").touch()
+    offline = run(checkout, "serve")
+    assert offline.returncode == 1 and offline.stdout == ""
+    assert "Could not find a version that satisfies setuptools" in offline.stderr
+    assert offline.stderr.endswith("Could not install the companion into .venv (pip's output is above).\n")
+
+
+def test_a_venv_installed_before_the_stamp_counts_as_an_earlier_install(checkout: Path):
+    companion = checkout / ".venv" / "bin" / "companion"
+    companion.write_text('#!/usr/bin/env bash\necho "companion $*"\n')
+    companion.chmod(0o755)
+    (checkout / ".venv" / "no-internet").touch()
+    offline = run(checkout, "serve")
+    assert offline.returncode == 0 and offline.stdout == "companion serve\n"
+    assert offline.stderr.startswith("Could not update .venv (no internet?")
+
+
+@pytest.mark.skipif(
+    not Path("/usr/bin/chromium").exists() or not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")),
+    reason="scripts/test would install Chromium and PostgreSQL first",
+)
+def test_test_installs_the_test_extras_once(checkout: Path):
+    first = run(checkout, "test", "-k", "pickomino")
+    assert first.returncode == 0 and first.stdout == "pytest -k pickomino\n"
+    assert pip_calls(checkout) == ["pip install .[test,postgres]"]
+    run(checkout, "test")
+    assert len(pip_calls(checkout)) == 1
+    run(checkout, "serve")  # the test install holds what serving needs
+    assert len(pip_calls(checkout)) == 1

@@ -231,3 +231,34 @@ def test_rule_6_where_players_write_at_once_an_entry_replaces_that_players_undon
     everything = redo(client, table, table.host, all=True).get_json()
     assert everything["redo"] == {"redone": 6, "stopped": None}
     assert everything["state"] == final
+
+
+def test_rule_6_going_back_again_after_a_corrected_turn_leaves_nothing_of_the_wrong_turn(client, three_turns):
+    """Bruno's turn is corrected to a failure, then the host goes back further, to Ana's
+    turn: what was left of Bruno's wrong turn is not offered again, Caio's turn is."""
+    assert undo(client, three_turns, three_turns.host, **{"from": 5}).status_code == 200
+    assert act(client, three_turns, three_turns.seats[1], {"type": "bust"}).status_code == 200
+    assert undo(client, three_turns, three_turns.host, **{"from": 1}).status_code == 200
+    everything = redo(client, three_turns, three_turns.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 8, "stopped": None}
+    assert everything["state"]["stacks"] == [[23], [], [26]]
+
+
+def test_rule_6_where_players_write_at_once_an_added_action_takes_no_later_rounds_place(client):
+    """Twenty One: after going back to Ana's first entry, the host enters the re-roll that
+    was forgotten, and Ana writes again: her entry of the next round is still redone."""
+    others = ("black", "red", "blue", "yellow", "green")
+    table = create(client, "twenty-one", ("Ana", "Bruno", "Caio"))
+    for dice, colour in [({"white": 1, **dict.fromkeys(others, 3)}, "white"), (dict.fromkeys(("white", *others), 1), "black")]:
+        assert act(client, table, table.host, {"type": "roll", "dice": dice}).status_code == 200
+        assert act(client, table, table.seats[0], {"type": "enter", "colors": [colour]}).status_code == 200
+        for seat in (1, 2):
+            assert act(client, table, table.seats[seat], {"type": "cross"}).status_code == 200
+    assert undo(client, table, table.host, **{"from": 2}).status_code == 200
+    assert act(client, table, table.host, {"type": "reroll", "dice": {"white": 1, **dict.fromkeys(others, 2)}}).status_code == 200
+    assert act(client, table, table.seats[0], {"type": "enter", "colors": ["white"]}).status_code == 200
+    for seat in (1, 2):
+        assert act(client, table, table.seats[seat], {"type": "cross"}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 4, "stopped": None}  # round 2: the roll, Ana's entry, two crosses
+    assert [event["redo_of"] for event in log(client, table)[-4:]] == [5, 6, 7, 8]

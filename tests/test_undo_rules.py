@@ -199,6 +199,6 @@ def test_rule_6_what_can_be_redone_at_a_version_stays_what_it_was(table):
     assert [event["action"]["face"] for event in offered_at_3] == [4]
     service.redo(table.db, table.id, table.seats[0])  # version 4: nothing left to redo
     assert service.redo_offer(table.db, table.load(), table.seats[0]) == []
-    assert [event["action"]["face"] for event in store.redoable(table.db, table.id, as_of=3)] == [4]
-    assert store.redoable(table.db, table.id, as_of=2) == []  # the undo had not happened yet
-    assert [event["action"]["face"] for event in store.redoable(table.db, table.id, as_of=4)] == []
+    assert [event["action"]["face"] for event in service.redoable(table.db, table.load(), as_of=3)] == [4]
+    assert service.redoable(table.db, table.load(), as_of=2) == []  # the undo had not happened yet
+    assert [event["action"]["face"] for event in service.redoable(table.db, table.load(), as_of=4)] == []

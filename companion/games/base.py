@@ -226,6 +226,17 @@ class Game:
         date and the tap refused. In turn-based games every change matters."""
         return True
 
+    # --- corrections (store.redoable: what an action entered after going back replaces) ---
+    def correction_kind(self, action: dict[str, Any]) -> Any:
+        """Where seats act at once: which of a seat's undone actions an action entered anew
+        replaces, those of the same kind (by default its type)."""
+        return action.get("type")
+
+    def starts_round(self, action: dict[str, Any]) -> bool:
+        """Where seats act at once: whether `action` starts a new round (what was left undone
+        of the round before cannot be redone after it)."""
+        return False
+
     def must_act(self, state: dict[str, Any], seat: int) -> bool:
         """Whether `seat` is awaited now (its phone tells its player): by default, whether it
         is among the seats that may act."""

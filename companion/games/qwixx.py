@@ -209,6 +209,9 @@ class Qwixx(Game):
         return passing_costs_a_penalty(state, seat)
 
     # --- actions --------------------------------------------------------------------
+    def starts_round(self, action: dict[str, Any]) -> bool:
+        return action.get("type") == "roll"  # the next player's turn
+
     def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         if self.is_finished(state):
             raise RuleError("game_over", N_("The game is over."))

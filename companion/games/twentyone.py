@@ -499,6 +499,13 @@ class TwentyOne(Game):
         return next(field for field in sheet["rows"][sheet["row"]]["fields"] if not is_used(field))
 
     # --- actions ------------------------------------------------------------------------
+    def correction_kind(self, action: dict[str, Any]) -> Any:
+        # entering dice and crossing out are both the player's writing of the round
+        return "write" if action.get("type") in ("enter", "cross") else action.get("type")
+
+    def starts_round(self, action: dict[str, Any]) -> bool:
+        return action.get("type") == "roll"
+
     def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         if state["finished"]:
             raise RuleError("game_over", N_("The game is over."))

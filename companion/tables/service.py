@@ -524,7 +524,14 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[s
 
 def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]:
     game = table.game
-    return store.redoable(db, table.id, as_of, game.one_seat_at_a_time, game.current_seat(table.state))
+
+    def seat_in_turn_at(version: int | None) -> int | None:
+        if version is None or version == table.version:
+            return game.current_seat(table.state)
+        state = db.snapshots.get((table.id, version))  # often kept since that version
+        return game.current_seat(state if state is not None else replay(db, game, table.row, table.names, version))
+
+    return store.redoable(db, table.id, game, seat_in_turn_at, as_of)
 
 
 def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:

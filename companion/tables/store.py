@@ -255,20 +255,24 @@ def _event_dicts(rows) -> list[dict[str, Any]]:
     ]
 
 
-def redoable(
-    db, table_id: str, as_of: int | None = None, turns: bool = False, seat_in_turn: int | None = None
-) -> list[dict[str, Any]]:
+def redoable(db, table_id: str, game, seat_in_turn_at, as_of: int | None = None) -> list[dict[str, Any]]:
     """The undone actions that can be entered again, in order: the log's appends and undos
     replayed in the order they happened (an event's seq is the version it made, an undo's
     is its undone_version). An undo puts the actions it undid in front of the list; a redo
     takes its action out. An action entered anew is a correction and takes the place of
-    undone actions of its own seat, so what follows can be redone on top of it: where
-    several seats act at once, that seat's first undone action; in a game of `turns` (one
-    seat at a time), the undone action in front while it is that seat's, and once the
-    corrected turn is over (another seat acts, or `seat_in_turn`, the seat in turn now, is
-    another) the rest of that seat's undone actions in front. So a turn entered again with
-    more or fewer taps than the wrong one replaces all of it, and the next player's turn
-    is still redone as it was. With `as_of`, what could be redone at that table version."""
+    undone actions of its own seat, so what follows can be redone on top of it:
+
+    - in a game of turns (`game.one_seat_at_a_time`), the undone action in front while it
+      is that seat's; once the corrected turn is over (another seat acts, or the seat in
+      turn is another, `seat_in_turn_at(version)`, None for now) the rest of that seat's
+      undone actions in front go too. So a turn entered again with more or fewer taps than
+      the wrong one replaces all of it, and the next player's turn is redone as it was;
+    - where seats act at once, that seat's first undone action of the same kind
+      (`game.correction_kind`) in the round in front (up to the undone action that starts
+      the next round, `game.starts_round`); an action that starts a round ends the one in
+      front, whose undone actions left go, and takes the place of the undone start.
+
+    With `as_of`, what could be redone at that table version."""
     log = events(db, table_id) if as_of is None else events_as_of(db, table_id, as_of)
     by_seq = {event["seq"]: event for event in log}
     undos: dict[int, list[dict[str, Any]]] = {}
@@ -281,8 +285,10 @@ def redoable(
     )
     pending: list[dict[str, Any]] = []
     correcting = None  # in a game of turns: the seat whose turn is being entered again
-    for _version, kind, touched in happenings:
+    for version, kind, touched in happenings:
         if kind == "undone":
+            if correcting is not None and seat_in_turn_at(version - 1) != correcting:
+                pending = _without_front_of(pending, correcting)  # that turn was over
             pending = [by_seq[event["redo_of"] or event["seq"]] for event in touched] + pending
             correcting = None
             continue
@@ -292,15 +298,13 @@ def redoable(
         correcting = None
         if event["redo_of"] is not None:
             pending = [undone for undone in pending if undone["seq"] != event["redo_of"]]
-        elif turns:
+        elif game.one_seat_at_a_time:
             correcting = event["seat"]
             if pending and pending[0]["seat"] == correcting:
                 pending = pending[1:]
         else:
-            first = next((index for index, undone in enumerate(pending) if undone["seat"] == event["seat"]), None)
-            if first is not None:
-                pending = pending[:first] + pending[first + 1 :]
-    if correcting is not None and seat_in_turn != correcting:
+            pending = _corrected_at_once(pending, event, game)
+    if correcting is not None and seat_in_turn_at(as_of) != correcting:
         pending = _without_front_of(pending, correcting)
     return pending
 
@@ -311,6 +315,18 @@ def _without_front_of(pending: list[dict[str, Any]], seat: int) -> list[dict[str
     while kept < len(pending) and pending[kept]["seat"] == seat:
         kept += 1
     return pending[kept:]
+
+
+def _corrected_at_once(pending: list[dict[str, Any]], event: dict[str, Any], game) -> list[dict[str, Any]]:
+    """`pending` once `event`, entered anew where seats act at once, took its place."""
+    round_end = next((index for index, undone in enumerate(pending) if game.starts_round(undone["action"])), len(pending))
+    if game.starts_round(event["action"]):
+        return pending[round_end + 1 :]  # the round in front is over; its start is replaced
+    kind = game.correction_kind(event["action"])
+    for index, undone in enumerate(pending[:round_end]):
+        if undone["seat"] == event["seat"] and game.correction_kind(undone["action"]) == kind:
+            return pending[:index] + pending[index + 1 :]
+    return pending
 
 
 def actions_after(db, table_id: str, version: int) -> list[tuple[int, dict[str, Any]]]:

@@ -67,7 +67,7 @@ def test_a_well_formed_unknown_table_id_still_says_which_table_is_unknown(client
     assert "There is no table ZZZZZZ." in client.get("/t/ZZZZZZ/results").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("path", ["Ana%00", "%00", "Ana%09Bruno", "%E2%80%AEanA", "%E2%80%8FAna", "%ED%A0%80", "Ana%EF%BF%BF", "%E3%85%A4", "%20", "A" * 25, "A" * 5000])
+@pytest.mark.parametrize("path", ["Ana%00", "%00", "A" * 25, "A" * 5000])
 def test_a_name_no_player_can_have_is_nobody_without_asking_the_database(client, monkeypatch, path):
     create(client, "lobo", ("Ana", "Bruno"))
     assert client.get("/players/Ana").status_code == 200
@@ -76,3 +76,22 @@ def test_a_name_no_player_can_have_is_nobody_without_asking_the_database(client,
     assert response.status_code == 404
     assert "Nobody called " in response.get_data(as_text=True)
     assert " has played at this companion." in response.get_data(as_text=True)
+
+
+def test_a_player_whose_name_was_stored_before_its_characters_were_refused_keeps_their_page(app, client):
+    """A name typed with a right-to-left mark before such marks were refused: still a
+    player of this companion, whose page answers."""
+    from companion.tables import store
+    from companion.tables.db import get_db
+
+    table = create(client, "lobo", ("Dana", "Bruno"))
+    stored = "\u05d3\u05e0\u05d4\u200f"  # Hebrew "Dana" and a right-to-left mark
+    with app.app_context():
+        db = get_db()
+        with store.write(db, table.id):
+            db.execute(
+                "UPDATE seats SET name = ?, name_key = ? WHERE table_id = ? AND seat = 0",
+                [stored, store.name_key(stored), table.id],
+            )
+    assert client.get("/players/%D7%93%D7%A0%D7%94%E2%80%8F").status_code == 200
+    assert client.get("/players/%E2%80%8FAna").status_code == 404  # asked, and nobody

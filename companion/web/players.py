@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from ..inputs import clean_name, name_problem
+from ..inputs import clean_name, is_valid_unicode
 from ..tables import history
 from ..tables.service import NAME_MAX_LENGTH
 from ..tables.db import get_db
@@ -24,9 +24,10 @@ def players_index():
 
 @bp.get("/players/<path:name>")
 def player_page(name: str):
-    # A name no player can have (a NUL, broken text, too long) is nobody's: the database is
-    # not asked (PostgreSQL refuses text holding a NUL).
-    impossible = name_problem(name) is not None or len(clean_name(name)) > NAME_MAX_LENGTH
+    # A name no player can ever have had (a NUL, broken text, too long) is nobody's: the
+    # database is not asked (PostgreSQL refuses text holding a NUL). Characters refused only
+    # since (direction marks, noncharacters) may be in names stored before: those are asked.
+    impossible = "\x00" in name or not is_valid_unicode(name) or len(clean_name(name)) > NAME_MAX_LENGTH
     found = None if impossible else history.player(get_db(), name)
     if found is None:
         return refuse(N_("Nobody called %(name)s has played at this companion.", name=shown(name)), 404)

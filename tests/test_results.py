@@ -468,3 +468,14 @@ def test_a_phone_on_the_results_page_goes_back_to_the_table_when_the_end_is_take
     moved = bruno.get(f"/t/{table.id}/results/follow?v={version}")
     assert moved.status_code == 204 and moved.headers["HX-Redirect"] == f"/t/{table.id}"
     assert bruno.get(f"/t/ZZZZZZ/results/follow?v={version}").status_code == 404
+
+
+def test_a_phone_on_the_results_page_stays_when_the_host_closes_the_finished_table(app, client):
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    play_pickomino(client, table)
+    bruno = joined(app, table.seats[1])
+    version = client.get(f"/api/tables/{table.id}").get_json()["version"]
+    host = host_phone(app, table)
+    assert host.post(f"/t/{table.id}/close", data={"csrf_token": csrf_of(host)}).status_code == 303
+    stays = bruno.get(f"/t/{table.id}/results/follow?v={version}")
+    assert stays.status_code == 204 and "HX-Redirect" not in stays.headers

@@ -221,6 +221,12 @@ def version_and_rematch(db, table_id: str) -> tuple[int, str | None] | None:
     return store.poll_row(db, table_id)
 
 
+def status_of(db, table_id: str) -> str | None:
+    """The table's status ("playing", "finished", "abandoned"), no replay."""
+    row = store.table_row(db, table_id)
+    return None if row is None else row["status"]
+
+
 def followed(db, table_id: str) -> tuple[int, str | None, str | None] | None:
     """What a held connection looks at when woken: the version, the rematch, and the mark
     of the table page whose tap made the version (see made_by_page)."""

@@ -122,8 +122,8 @@ def results_page(table_id: str):
 @bp.get("/t/<table_id>/results/follow")
 def follow_from_results(table_id: str):
     """A joined phone on the results page asks every few seconds, as the table page does:
-    once a rematch starts it is led to its seat there, and if the table moved (the host
-    took the end back) to the table."""
+    once a rematch starts it is led to its seat there, and if the game is no longer over
+    (the host took the end back) to the table."""
     db = get_db()
     found = service.version_and_rematch(db, table_id)
     if found is None:
@@ -133,9 +133,9 @@ def follow_from_results(table_id: str):
     joined = "seat" in held or "host" in held
     if joined and rematch_id is not None and held.get("rematch") != rematch_id:
         return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
-    if inputs.number_or_none(request.args.get("v")) != version:
+    if inputs.number_or_none(request.args.get("v")) != version and service.status_of(db, table_id) != "finished":
         return "", 204, {"HX-Redirect": url_for("pages.table_page", table_id=table_id)}
-    return "", 204
+    return "", 204  # unchanged, or still over (the host closed the table: nothing to follow)
 
 
 # --- rematch -------------------------------------------------------------------------------

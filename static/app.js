@@ -15,9 +15,8 @@
     const diceLeft = parseInt(composed.dataset.diceLeft, 10);
     const kept = JSON.parse(composed.dataset.kept || "[]");
     const nothingNew = form.querySelector(".nothing-new");
-    const enterLabel = enter.textContent;
+    const enterFailing = form.querySelector("[data-enter-failing-roll]");
     const roll = [];
-    let failingTapped = false;  // a roll that fails the turn is entered with a second tap
 
     function show() {
       composed.replaceChildren();
@@ -39,14 +38,12 @@
       counter.className = "composed-count";
       counter.textContent = roll.length + " / " + diceLeft;
       composed.appendChild(counter);
-      enter.disabled = roll.length !== diceLeft;
-      enter.value = JSON.stringify({ type: "roll", dice: roll.map(faceValue) });
+      // a complete roll with nothing new fails the turn: only the button below enters it
       const fails = roll.length === diceLeft && roll.every(function (face) { return kept.includes(face); });
+      enter.disabled = roll.length !== diceLeft || fails;
+      enter.value = JSON.stringify({ type: "roll", dice: roll.map(faceValue) });
       if (nothingNew) nothingNew.hidden = !fails;
-      enter.classList.toggle("danger", fails);
-      enter.classList.toggle("primary", !fails);
-      failingTapped = false;
-      enter.textContent = enterLabel;
+      if (enterFailing) enterFailing.value = enter.value;
       form.querySelectorAll(".face-choice[data-face]").forEach(function (button) {
         button.disabled = roll.length >= diceLeft;
       });
@@ -59,12 +56,6 @@
           show();
         }
       });
-    });
-    enter.addEventListener("click", function (event) {
-      if (!nothingNew || nothingNew.hidden || failingTapped) return;
-      event.preventDefault();  // not sent: the player confirms the failing roll first
-      failingTapped = true;
-      enter.textContent = enter.dataset.failsLabel;
     });
     form.querySelector("[data-clear]").addEventListener("click", function () {
       roll.length = 0;

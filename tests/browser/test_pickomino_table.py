@@ -58,13 +58,18 @@ def choose_mode(phone: Page, mode: str) -> None:
     phone.locator(".modes").get_by_text(mode, exact=True).tap()
 
 
-def enter_roll(phone: Page, faces: list) -> None:
-    """Roll by roll: tap the face of every die rolled, then send the roll."""
+def compose_roll(phone: Page, faces: list) -> None:
+    """Roll by roll: tap the face of every die rolled."""
     choose_mode(phone, "Roll by roll")
     panel = phone.locator(".panel-roll")
     for face in faces:
         panel.locator(".face-row").get_by_role("button", name=str(face), exact=True).tap()
-    panel.get_by_role("button", name="Enter the roll").tap()
+
+
+def enter_roll(phone: Page, faces: list) -> None:
+    """Roll by roll: tap the face of every die rolled, then send the roll."""
+    compose_roll(phone, faces)
+    phone.locator(".panel-roll").get_by_role("button", name="Enter the roll").tap()
 
 
 def keep(phone: Page, face) -> None:
@@ -223,17 +228,18 @@ def test_rule_1_a_roll_with_nothing_new_fails_the_turn_by_itself(live_server, ne
 
     set_aside(ana, 4, 4)
     version = table_version(ana)
-    enter_roll(ana, [4, 4, 4, 4])
-    # entering a roll that fails the turn asks once more, like quick entry's failing tap
-    expect(ana.locator(".panel-roll .nothing-new")).to_have_text("Nothing new in this roll: entering it fails your turn.")
-    confirm = ana.locator(".panel-roll").get_by_role("button", name="Yes, the turn fails")
-    expect(confirm).to_be_visible()
+    compose_roll(ana, [4, 4, 4, 4])
+    # a roll that fails the turn is entered only with a button of its own, in another place
+    panel = ana.locator(".panel-roll")
+    expect(panel.locator(".nothing-new .hint")).to_have_text("Nothing new in this roll: entering it fails your turn.")
+    expect(panel.get_by_role("button", name="Enter the roll")).to_be_disabled()
+    expect(panel.get_by_role("button", name="Yes, the turn fails")).to_be_visible()
     assert table_version(ana) == version
     # a change to the roll takes the question back
-    ana.locator(".panel-roll").get_by_role("button", name="Clear").tap()
-    expect(ana.locator(".panel-roll .nothing-new")).to_be_hidden()
-    enter_roll(ana, [4, 4, 4, 4])
-    ana.locator(".panel-roll").get_by_role("button", name="Yes, the turn fails").tap()
+    panel.get_by_role("button", name="Clear").tap()
+    expect(panel.locator(".nothing-new")).to_be_hidden()
+    compose_roll(ana, [4, 4, 4, 4])
+    panel.get_by_role("button", name="Yes, the turn fails").tap()
     wait_for_new_version(ana, version)
     expect(outcome(bruno)).to_have_text(
         "Ana failed (no new face in the roll): there was no tile to give back.", timeout=SYNC_TIMEOUT_MS

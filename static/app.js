@@ -498,3 +498,26 @@
   document.addEventListener("htmx:afterSettle", checkTurn);
   document.addEventListener("visibilitychange", keepAwake);
 })();
+
+// The table screen (body.tv, read from across the room): a name wider than its place is a
+// single long word (app.css wraps names between words only), so it is drawn smaller, down
+// to two thirds of its size but never under 16 px, before the stylesheet's ellipsis shows.
+(function () {
+  "use strict";
+  var NAMES = ".player-name, .rank-name, .qx-name, .tw-name";
+  function fitNames(root) {
+    if (!document.body.classList.contains("tv")) return;
+    root.querySelectorAll(NAMES).forEach(function (name) {
+      name.style.fontSize = "";
+      var size = parseFloat(getComputedStyle(name).fontSize);
+      var least = Math.max(16, size * 2 / 3);
+      while (name.scrollWidth > name.clientWidth + 1 && size > least) {
+        size = Math.max(least, size * 0.94);
+        name.style.fontSize = size + "px";
+      }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { fitNames(document); });
+  document.addEventListener("htmx:load", function (event) { fitNames(event.detail.elt); });
+  window.addEventListener("resize", function () { fitNames(document); });
+})();

@@ -38,9 +38,11 @@ def test_the_longest_names_fit_the_join_codes_home_tables_and_players_pages(live
         host.get_by_label(f"Player {position}", exact=True).fill(name)
     host.get_by_role("button", name="Start the table").tap()
     expect(host.get_by_role("heading", name="Everyone scans their own code")).to_be_visible()
+    host.wait_for_load_state()  # the stylesheets too: the page is laid out as it will be shown
     assert width(host) <= 360
     host.get_by_role("link", name="Go to the table").tap()
     expect(host.locator(".who")).to_have_text(re.compile("host"))
+    host.wait_for_load_state()
     assert width(host) <= 360
     for path in ("/", "/tables", "/players", "/players/" + LONGEST[0]):
         host.goto(live_server.url + path)

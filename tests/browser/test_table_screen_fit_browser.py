@@ -1,0 +1,196 @@
+"""The table screen on a TV, which cannot scroll: for every game at its most players, late in
+play and finished with a tie to explain, with long names, the whole page fits 1920 x 1080
+(and a 1280 x 800 tablet, and a 4K TV with the same layout scaled). Every player's name and
+score is on the screen, whole (a name wraps between words, never inside one) and readable
+from three metres; the whose-turn line and the scores are the largest; the ranking's
+heading and tie-break sentences are large and contrasted. Every other player count of each
+game fits too. The tables are built in late_tables.py."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from companion.games import GAMES
+
+from .late_tables import BUILDERS, NAMES, PHASES
+
+TV = (1920, 1080)
+TABLET = (1280, 800)
+UHD = (3840, 2160)
+# Read from three metres on a 1080p TV: no name or score under this size (CSS pixels), and
+# no key number (a score, the turn's total, a tile: what the templates mark key-number)
+# under the size test_table_screen_and_share.py asks of the games' own scenes.
+LEAST_TEXT_PX = 16
+LEAST_KEY_PX = 40
+BOARD_NAMES = ":is(.player-name, .qx-name, .tw-name)"
+BOARD_SCORES = ":is(.player-score strong, .player-points, .qx-total, .tw-total)"
+
+MEASURE = """([names, scores]) => {
+  const box = element => { const r = element.getBoundingClientRect(); return {top: r.top, left: r.left, bottom: r.bottom, right: r.right, width: r.width, height: r.height}; };
+  const size = element => parseFloat(getComputedStyle(element).fontSize);
+  // Lines a word of the element is drawn on: more than one is a word cut in two.
+  const splitWords = element => {
+    const split = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/[^\\s-]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (tops.size > 1) split.push(match[0]);
+      }
+    }
+    return split;
+  };
+  const visible = element => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== "hidden";
+  const describe = element => ({text: element.textContent.trim(), box: box(element), size: size(element),
+    clipped: element.scrollWidth > element.clientWidth + 1, split: splitWords(element), visible: visible(element)});
+  const status = document.querySelector("#screen > .status");
+  return {
+    scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    viewport: [innerWidth, innerHeight],
+    names: [...document.querySelectorAll(names)].map(describe),
+    scores: [...document.querySelectorAll(scores)].map(describe),
+    status: status && describe(status),
+    tiebreaks: [...document.querySelectorAll("#screen .tiebreak")].map(describe),
+    heading: [...document.querySelectorAll("#screen .ranking h2")].map(describe),
+    keys: [...document.querySelectorAll("#screen .key-number")].filter(visible).map(describe),
+  };
+}"""
+
+
+def open_screen(new_phone, server_url: str, table_id: str, size: tuple[int, int]) -> Page:
+    width, height = size
+    screen = new_phone(viewport={"width": width, "height": height}, is_mobile=False, has_touch=False, device_scale_factor=1)
+    screen.goto(f"{server_url}/t/{table_id}/screen")
+    expect(screen.locator("#screen")).to_be_visible()
+    return screen
+
+
+def measured(screen: Page, finished: bool) -> dict:
+    if finished:
+        return screen.evaluate(MEASURE, ["#screen .rank-name", "#screen .rank-score"])
+    return screen.evaluate(MEASURE, [f"#screen {BOARD_NAMES}", f"#screen {BOARD_SCORES}"])
+
+
+def inside(box: dict, viewport: list[int]) -> bool:
+    width, height = viewport
+    return box["width"] > 0 and box["top"] >= -1 and box["left"] >= -1 and box["bottom"] <= height + 1 and box["right"] <= width + 1
+
+
+def contrast(screen: Page, selector: str) -> float:
+    """The WCAG contrast ratio of an element's text against the ranking's background."""
+    return screen.evaluate(
+        """selector => {
+          const rgb = value => value.match(/[\\d.]+/g).slice(0, 3).map(Number);
+          const luminance = ([r, g, b]) => {
+            const [R, G, B] = [r, g, b].map(c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+            return 0.2126 * R + 0.7152 * G + 0.0722 * B;
+          };
+          const text = luminance(rgb(getComputedStyle(document.querySelector(selector)).color));
+          const ground = luminance(rgb(getComputedStyle(document.querySelector("#screen .ranking")).backgroundColor));
+          return (Math.max(text, ground) + 0.05) / (Math.min(text, ground) + 0.05);
+        }""",
+        selector,
+    )
+
+
+def check_fits(screen: Page, players: int, finished: bool, where: str, tie: bool = True) -> dict:
+    """Nothing scrolls; every player's name and score is on the screen, once each; the
+    tie-breaks too (at least one when `tie`). Returns the measures for more checks."""
+    found = measured(screen, finished)
+    (scroll_width, scroll_height), (width, height) = found["scroll"], found["viewport"]
+    assert scroll_height <= height and scroll_width <= width, f"{where}: the page is {scroll_width} x {scroll_height}"
+    for kind in ("names", "scores"):
+        shown = [item for item in found[kind] if item["visible"]]
+        assert len(shown) == players, f"{where}: {len(shown)} {kind} shown for {players} players"
+        off = [item["text"] for item in shown if not inside(item["box"], found["viewport"])]
+        assert not off, f"{where}: {kind} off the screen: {off}"
+    assert sorted(item["text"] for item in found["names"] if item["visible"]) == sorted(NAMES[:players]), where
+    if finished:
+        assert found["tiebreaks"] or not tie, f"{where}: no tie-break sentence"
+        off = [item["text"] for item in found["tiebreaks"] if not (item["visible"] and inside(item["box"], found["viewport"]))]
+        assert not off, f"{where}: tie-breaks off the screen: {off}"
+    return found
+
+
+def check_readable(screen: Page, found: dict, finished: bool, where: str) -> None:
+    """At 1080p: names whole (no ellipsis, no word cut in two) and at least 16 px; the
+    scores and the whose-turn line at least as large as the names; the ranking's heading
+    and tie-breaks large and contrasted."""
+    names, scores = found["names"], found["scores"]
+    for name in names:
+        assert not name["split"], f"{where}: {name['text']!r} is cut inside {name['split']}"
+        assert not name["clipped"], f"{where}: {name['text']!r} does not fit its place"
+    small = [(item["text"], item["size"]) for item in names + scores if item["size"] < LEAST_TEXT_PX]
+    assert not small, f"{where}: too small to read from three metres: {small}"
+    small = [(item["text"], item["size"]) for item in found["keys"] if item["size"] < LEAST_KEY_PX]
+    assert not small, f"{where}: key numbers too small: {small}"
+    largest_name = max(name["size"] for name in names)
+    assert min(score["size"] for score in scores) >= largest_name, f"{where}: a score is smaller than a name"
+    if found["status"] is not None:
+        assert inside(found["status"]["box"], found["viewport"]), where
+        assert found["status"]["size"] >= largest_name, f"{where}: whose turn it is is smaller than a name"
+    if finished:
+        (heading,) = found["heading"]
+        assert heading["size"] >= 1.5 * LEAST_TEXT_PX and inside(heading["box"], found["viewport"]), f"{where}: {heading}"
+        assert min(item["size"] for item in found["tiebreaks"]) >= 1.25 * LEAST_TEXT_PX, f"{where}: {found['tiebreaks']}"
+        assert contrast(screen, "#screen .ranking h2") >= 7, where
+        assert contrast(screen, "#screen .tiebreak") >= 10, where
+
+
+MOST = [(slug, phase) for slug in GAMES for phase in PHASES]
+
+
+@pytest.mark.parametrize("slug, phase", MOST)
+def test_the_table_screen_fits_a_1080p_tv_at_each_games_most_players_late_and_finished(
+    live_server, new_phone, shots_dir, slug, phase
+):
+    players = GAMES[slug].max_players
+    table = BUILDERS[slug](live_server.url, players, phase)
+    finished = phase == "finished"
+    assert (table.view["status"] == "finished") == finished
+    screen = open_screen(new_phone, live_server.url, table.id, TV)
+    where = f"{slug}, {players} players, {phase}, 1920 x 1080"
+    found = check_fits(screen, players, finished, where)
+    check_readable(screen, found, finished, where)
+    screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-1920.png"))
+
+
+@pytest.mark.parametrize("slug, phase", [("pickomino", "finished"), ("twenty-one", "late")])
+def test_the_table_screen_fits_a_tablet_in_landscape(live_server, new_phone, shots_dir, slug, phase):
+    players = GAMES[slug].max_players
+    table = BUILDERS[slug](live_server.url, players, phase)
+    screen = open_screen(new_phone, live_server.url, table.id, TABLET)
+    check_fits(screen, players, phase == "finished", f"{slug}, {players} players, {phase}, 1280 x 800")
+    screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-1280.png"))
+
+
+@pytest.mark.parametrize("slug, phase", [("heckmeck-barbecue", "late"), ("qwixx", "finished")])
+def test_a_4k_tv_shows_the_1080p_layout_twice_as_large(live_server, new_phone, shots_dir, slug, phase):
+    players = GAMES[slug].max_players
+    table = BUILDERS[slug](live_server.url, players, phase)
+    finished = phase == "finished"
+    where = f"{slug}, {players} players, {phase}, 3840 x 2160"
+    large = check_fits(open_screen(new_phone, live_server.url, table.id, UHD), players, finished, where)
+    small = measured(open_screen(new_phone, live_server.url, table.id, TV), finished)
+    for kind in ("names", "scores"):
+        for big, little in zip(large[kind], small[kind]):
+            assert big["text"] == little["text"]
+            for side in ("top", "left", "bottom", "right"):
+                assert abs(big["box"][side] - 2 * little["box"][side]) <= 16, (where, kind, big, little, side)
+            assert big["size"] == pytest.approx(2 * little["size"], rel=0.02), (where, kind, big["text"])
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_player_count_of_each_game_fits_a_1080p_tv(live_server, new_phone, slug):
+    game = GAMES[slug]
+    screen = new_phone(viewport={"width": TV[0], "height": TV[1]}, is_mobile=False, has_touch=False, device_scale_factor=1)
+    for players in range(game.min_players, game.max_players):  # the most players: the test above
+        for phase in PHASES:
+            table = BUILDERS[slug](live_server.url, players, phase)
+            screen.goto(f"{live_server.url}/t/{table.id}/screen")
+            expect(screen.locator("#screen")).to_be_visible()
+            check_fits(screen, players, phase == "finished", f"{slug}, {players} players, {phase}, 1920 x 1080", tie=False)

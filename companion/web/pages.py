@@ -276,8 +276,7 @@ def events(table_id: str):
         return table_body(service.load(db, table_id), phone.page_viewer(db, table_id))
 
     def rematch_address(rematch_id: str) -> str | None:
-        held = phone.held(table_id)
-        if ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
+        if phone.rematch_to_follow(table_id, rematch_id):
             return url_for("results.follow_rematch", table_id=table_id)
         return None
 
@@ -299,9 +298,7 @@ def poll(table_id: str):
     if found is None:
         abort(404)
     version, rematch_id = found
-    held = phone.held(table_id)
-    if rematch_id is not None and ("seat" in held or "host" in held) and held.get("rematch") != rematch_id:
-        # A rematch has started: a phone joined to this table is led to its new seat.
+    if phone.rematch_to_follow(table_id, rematch_id):
         return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
     if inputs.number_or_none(request.args.get("v")) == version:
         return "", 204

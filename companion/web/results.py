@@ -129,9 +129,7 @@ def follow_from_results(table_id: str):
     if found is None:
         abort(404)
     version, rematch_id = found
-    held = phone.held(table_id)
-    joined = "seat" in held or "host" in held
-    if joined and rematch_id is not None and held.get("rematch") != rematch_id:
+    if phone.rematch_to_follow(table_id, rematch_id):
         return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
     if inputs.number_or_none(request.args.get("v")) != version and service.status_of(db, table_id) != "finished":
         return "", 204, {"HX-Redirect": url_for("pages.table_page", table_id=table_id)}

@@ -75,6 +75,13 @@ def held(table_id: str) -> dict[str, str]:
     return dict(session.get("tables", {}).get(table_id, {}))
 
 
+def rematch_to_follow(table_id: str, rematch_id: str | None) -> bool:
+    """Whether this phone joined the table (a seat, or as host) and has yet to follow the
+    rematch started from it: its table and results pages lead it to its new seat."""
+    kept = held(table_id)
+    return rematch_id is not None and ("seat" in kept or "host" in kept) and kept.get("rematch") != rematch_id
+
+
 def page_viewer(db, table_id: str) -> Viewer:
     entry = session.get("tables", {}).get(table_id, {})
     host = "host" in entry and service.is_host(db, table_id, entry["host"])

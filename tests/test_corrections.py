@@ -262,3 +262,13 @@ def test_rule_6_where_players_write_at_once_an_added_action_takes_no_later_round
     everything = redo(client, table, table.host, all=True).get_json()
     assert everything["redo"] == {"redone": 4, "stopped": None}  # round 2: the roll, Ana's entry, two crosses
     assert [event["redo_of"] for event in log(client, table)[-4:]] == [5, 6, 7, 8]
+
+
+def test_rule_6_a_redone_action_that_ends_the_corrected_turn_drops_the_rest_of_the_wrong_one(client, three_turns):
+    """Bruno's first group was 5 worms, not 2: with it, the redone 3 × 5 uses his last dice
+    and ends his turn by itself; his wrong turn's stop is not offered again, Caio's turn is."""
+    assert undo(client, three_turns, three_turns.host, **{"from": 4}).status_code == 200
+    assert act(client, three_turns, three_turns.seats[1], {"type": "set_aside", "face": W, "count": 5}).status_code == 200
+    everything = redo(client, three_turns, three_turns.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 4, "stopped": None}  # 3 × 5, then Caio's three lines
+    assert everything["state"]["stacks"] == [[23], [36], [26]]

@@ -556,7 +556,8 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
         if not pending:
             raise ServiceError(409, "nothing_to_redo", N_("There is nothing to redo."))
         count, stopped = 0, None
-        for event in pending if everything else pending[:1]:
+        while pending:
+            event = pending[0]
             try:
                 state = _redone_state(table, viewer, event)
             except ServiceError as refused:
@@ -568,6 +569,9 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
             store.append_event(db, table_id, version, event["seat"], event["by_host"], event["action"], redo_of=event["seq"])
             _save(db, table, state, version, viewer)
             count += 1
+            if not everything:
+                break
+            pending = redoable(db, table)  # a redone action may end a corrected turn: what is left goes
     db.snapshots.put((table_id, table.version), table.state)
     return Redone(table, count, stopped)
 

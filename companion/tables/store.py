@@ -298,6 +298,8 @@ def redoable(db, table_id: str, game, seat_in_turn_at, as_of: int | None = None)
         correcting = None
         if event["redo_of"] is not None:
             pending = [undone for undone in pending if undone["seq"] != event["redo_of"]]
+            if game.one_seat_at_a_time:
+                correcting = event["seat"]  # a redone action may end a corrected turn by itself
         elif game.one_seat_at_a_time:
             correcting = event["seat"]
             if pending and pending[0]["seat"] == correcting:

@@ -470,7 +470,7 @@ def test_a_phone_on_the_results_page_goes_back_to_the_table_when_the_end_is_take
     assert bruno.get(f"/t/ZZZZZZ/results/follow?v={version}").status_code == 404
 
 
-def test_a_phone_on_the_results_page_stays_when_the_host_closes_the_finished_table(app, client):
+def test_a_phone_on_the_results_page_stays_on_the_results_when_the_host_closes_the_table(app, client):
     table = create(client, "pickomino", ("Ana", "Bruno"))
     play_pickomino(client, table)
     bruno = joined(app, table.seats[1])
@@ -478,4 +478,18 @@ def test_a_phone_on_the_results_page_stays_when_the_host_closes_the_finished_tab
     host = host_phone(app, table)
     assert host.post(f"/t/{table.id}/close", data={"csrf_token": csrf_of(host)}).status_code == 303
     stays = bruno.get(f"/t/{table.id}/results/follow?v={version}")
-    assert stays.status_code == 204 and "HX-Redirect" not in stays.headers
+    assert stays.status_code == 204 and stays.headers["HX-Redirect"] == f"/t/{table.id}/results"
+
+
+def test_a_phone_on_the_results_page_shows_the_results_again_when_the_final_count_is_corrected(app, client):
+    """Lobo: Bruno's meadow was entered as 3, the host goes back and enters 9: the game
+    is over again with another winner, and Ana's results page shows it."""
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 3])
+    ana = joined(app, table.seats[0])
+    version = client.get(f"/api/tables/{table.id}").get_json()["version"]
+    assert client.post(f"/api/tables/{table.id}/undo", json={}, headers=bearer(table.host)).status_code == 200
+    meadows = {"type": "meadows", "meadows": [{"sheep": 9, "fenced": True, "wolf": False}]}
+    act(client, table, table.seats[1], meadows)
+    again = ana.get(f"/t/{table.id}/results/follow?v={version}")
+    assert again.status_code == 204 and again.headers["HX-Redirect"] == f"/t/{table.id}/results"

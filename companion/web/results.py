@@ -122,8 +122,9 @@ def results_page(table_id: str):
 @bp.get("/t/<table_id>/results/follow")
 def follow_from_results(table_id: str):
     """A joined phone on the results page asks every few seconds, as the table page does:
-    once a rematch starts it is led to its seat there, and if the game is no longer over
-    (the host took the end back) to the table."""
+    once a rematch starts it is led to its seat there; if the table moved, to the table
+    when the game is no longer over (the host took the end back), else to the results as
+    they are now (a correction of the final count, or the host closing it)."""
     db = get_db()
     found = service.version_and_rematch(db, table_id)
     if found is None:
@@ -131,9 +132,11 @@ def follow_from_results(table_id: str):
     version, rematch_id = found
     if phone.rematch_to_follow(table_id, rematch_id):
         return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
-    if inputs.number_or_none(request.args.get("v")) != version and service.status_of(db, table_id) != "finished":
-        return "", 204, {"HX-Redirect": url_for("pages.table_page", table_id=table_id)}
-    return "", 204  # unchanged, or still over (the host closed the table: nothing to follow)
+    if inputs.number_or_none(request.args.get("v")) != version:
+        # over again (corrected, or closed): its results as they are now; else the table
+        over = service.status_of(db, table_id) == "finished"
+        return "", 204, {"HX-Redirect": url_for("results.results_page" if over else "pages.table_page", table_id=table_id)}
+    return "", 204
 
 
 # --- rematch -------------------------------------------------------------------------------

@@ -275,12 +275,7 @@ def events(table_id: str):
     def body(db) -> str:
         return table_body(service.load(db, table_id), phone.page_viewer(db, table_id))
 
-    def rematch_address(rematch_id: str) -> str | None:
-        if phone.rematch_to_follow(table_id, rematch_id):
-            return url_for("results.follow_rematch", table_id=table_id)
-        return None
-
-    return push.held_connection(table_id, body, rematch_address)
+    return push.held_connection(table_id, body, lambda rematch_id: phone.rematch_address(table_id, rematch_id))
 
 
 @bp.get("/t/<table_id>")
@@ -298,8 +293,9 @@ def poll(table_id: str):
     if found is None:
         abort(404)
     version, rematch_id = found
-    if phone.rematch_to_follow(table_id, rematch_id):
-        return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
+    rematch_address = phone.rematch_address(table_id, rematch_id)
+    if rematch_address is not None:
+        return "", 204, {"HX-Redirect": rematch_address}
     if inputs.number_or_none(request.args.get("v")) == version:
         return "", 204
     return render_table(service.load(db, table_id), phone.page_viewer(db, table_id))

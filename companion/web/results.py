@@ -130,8 +130,9 @@ def follow_from_results(table_id: str):
     if found is None:
         abort(404)
     version, rematch_id = found
-    if phone.rematch_to_follow(table_id, rematch_id):
-        return "", 204, {"HX-Redirect": url_for("results.follow_rematch", table_id=table_id)}
+    rematch_address = phone.rematch_address(table_id, rematch_id)
+    if rematch_address is not None:
+        return "", 204, {"HX-Redirect": rematch_address}
     if inputs.number_or_none(request.args.get("v")) != version:
         # over again (corrected, or closed): its results as they are now; else the table
         over = service.status_of(db, table_id) == "finished"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from flask import abort, request, session
+from flask import abort, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 
 from .. import inputs
@@ -75,11 +75,14 @@ def held(table_id: str) -> dict[str, str]:
     return dict(session.get("tables", {}).get(table_id, {}))
 
 
-def rematch_to_follow(table_id: str, rematch_id: str | None) -> bool:
-    """Whether this phone joined the table (a seat, or as host) and has yet to follow the
-    rematch started from it: its table and results pages lead it to its new seat."""
+def rematch_address(table_id: str, rematch_id: str | None) -> str | None:
+    """Where this phone is led once a rematch started from the table, if it joined the
+    table (a seat, or as host) and has yet to follow it; else None. Asked by the table
+    page's poll and held connection and by the results page."""
     kept = held(table_id)
-    return rematch_id is not None and ("seat" in kept or "host" in kept) and kept.get("rematch") != rematch_id
+    if rematch_id is None or not ("seat" in kept or "host" in kept) or kept.get("rematch") == rematch_id:
+        return None
+    return url_for("results.follow_rematch", table_id=table_id)
 
 
 def page_viewer(db, table_id: str) -> Viewer:

@@ -131,3 +131,25 @@ def test_three_phones_write_the_same_roll_each_on_their_own_sheet(new_phone, liv
     ana.screenshot(path=str(shots_dir / "twentyone-ana-round-3.png"), full_page=True)
     for phone in phones:
         assert phone.evaluate("window.notReloaded === true")
+
+
+def test_every_face_to_tap_is_a_thumb_wide_at_360_px_in_every_language(new_phone, live_server):
+    """Six faces a die beside the colour's name: each face at least 44 px square, and the
+    colour's name inside its column, in the longest of the four languages' names too."""
+    table = live_server.create(PLAYERS, game="twenty-one")
+    for locale in ["en-GB", "pt-BR", "fr-FR", "ro-RO"]:
+        ana = new_phone(locale=locale)
+        ana.goto(table["seats"][0]["join_url"])
+        expect(ana.locator("form.tw-roll")).to_be_visible()
+        faces = ana.locator("label.tw-face").evaluate_all(
+            "labels => labels.map(label => [label.getBoundingClientRect().width, label.getBoundingClientRect().height])"
+        )
+        assert len(faces) == 36, faces
+        small = [size for size in faces if min(size) < 44]
+        assert not small, f"{locale}: faces under 44 px: {small[:3]}"
+        names = ana.locator(".tw-die-input legend").evaluate_all(
+            "legends => legends.map(legend => [legend.textContent.trim(), legend.scrollWidth - legend.clientWidth])"
+        )
+        assert all(overflow <= 0 for _, overflow in names), f"{locale}: colour names wider than their column: {names}"
+        overflow = ana.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{locale}: the page is {overflow}px wider than the phone"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Callable, Iterable
 
@@ -266,6 +266,10 @@ class Fields:
             None if properties is None else {name: cls.of(inner, named_schemas) for name, inner in properties.items()},
             cls.of(schema["items"], named_schemas) if "items" in schema else None,
         )
+
+    def without(self, name: str) -> Fields:
+        """These fields but `name`, of an object's."""
+        return self if self.named is None else replace(self, named={key: inner for key, inner in self.named.items() if key != name})
 
     def unknown(self, value: Any, path: tuple[str, ...] = ()) -> tuple[str, ...] | None:
         """The path to the first field of `value` these fields do not name, or None. Values

@@ -320,6 +320,9 @@ TWENTY_ONE_DICE = dict.fromkeys(["white", "black", "red", "blue", "yellow", "gre
         ("pickomino", {**set_aside("worm", 2), "pad": "x" * 50000}, "pad"),
         ("pickomino", {**STOP, "x" * 50000: 1}, "x" * 32 + "…"),
         ("heckmeck-barbecue", {**roll(*FULL_ROLL), "note": "hi"}, "note"),
+        # declining a steal is Pickomino's: the worm-dice schemas both games share name "take"
+        ("heckmeck-barbecue", {**set_aside("worm", 2), "take": "grill"}, "take"),
+        ("heckmeck-barbecue", {**STOP, "take": "grill"}, "take"),
         ("lobo", {"type": "abandon", "pad": "x" * 50000}, "pad"),
         ("lobo", {"type": "meadows", "meadows": [{"sheep": 3, "fenced": True, "wolf": False, "pad": 1}]}, "meadows.0.pad"),
         ("twenty-one", {"type": "roll", "dice": {**TWENTY_ONE_DICE, "pad": 1}}, "dice.pad"),

@@ -370,6 +370,20 @@ class Lobo(Game):
             raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=shown(kind)))
         handlers[kind](state, seat, action)
 
+    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """A new action, as every game's; and a final count only with a colour of one's own.
+        A player counts the meadows of their colour in the open, their shepherd tile shown:
+        the count reveals the colour, checked as any reveal is, so colours are distinct by the
+        end (RULES) and a slip in a recorded one is caught while it can be mended. Counts
+        stored before this check replay as they were (reapply)."""
+        new_state = super().apply(state, seat, action)
+        holder = state["seats"][seat]
+        if action["type"] == "meadows" and not holder["revealed"]:
+            if holder["color"] is None:
+                raise RuleError("no_color", N_("Record the colour you drew first: you count the meadows of your colour."))
+            _refuse_revealed_elsewhere(state, seat, holder["color"])
+        return new_state
+
     def _choose_color(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         if state["options"]["deal_colors"]:
             raise RuleError("colors_dealt", N_("The companion dealt the colours: yours is shown on your own phone."))
@@ -419,7 +433,10 @@ class Lobo(Game):
                 "not_ended",
                 N_("Meadows are counted at the end: first say that all tiles are placed (or everyone leaves)."),
             )
-        state["seats"][seat]["meadows"] = _meadows(action.get("meadows"))
+        holder = state["seats"][seat]
+        holder["meadows"] = _meadows(action.get("meadows"))
+        # counted in the open, the shepherd tile shown (apply checks it is the player's own)
+        holder["revealed"] = holder["revealed"] or holder["color"] is not None
 
     # --- words ----------------------------------------------------------------------
     def ranking(self, state: dict[str, Any]) -> list[dict[str, Any]] | None:

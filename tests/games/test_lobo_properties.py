@@ -32,12 +32,14 @@ actions = st.one_of(
     st.builds(lambda entries: {"type": "meadows", "meadows": entries}, st.lists(meadow_entries, max_size=5)),
 )
 moves = st.lists(st.tuples(st.integers(0, 3), actions), max_size=40)
-# Most random sequences never complete the count: often close the game afterwards.
+# Most random sequences never complete the count: often close the game afterwards, each
+# seat recording a colour of its own first (refused where the colours were dealt).
 valid_entries = st.fixed_dictionaries({"sheep": st.integers(0, 100), "fenced": st.booleans(), "wolf": st.booleans()})
 closings = st.one_of(
     st.just([]),
     st.lists(st.lists(valid_entries, max_size=4), min_size=4, max_size=4).map(
         lambda per_seat: [(0, {"type": "end"})]
+        + [(seat, {"type": "choose_color", "color": COLORS[seat]}) for seat in range(len(per_seat))]
         + [(seat, {"type": "meadows", "meadows": entries}) for seat, entries in enumerate(per_seat)]
     ),
 )
@@ -142,6 +144,8 @@ def test_random_games_bonuses_follow_the_leaving_order_and_scores_match_the_larg
     # the event log replays to the same state
     assert GAME.replay(initial, accepted) == state
     if GAME.is_finished(state):
+        colors = [seat["color"] for seat in state["seats"]]
+        assert None not in colors and len(set(colors)) == players, "RULES: colours are distinct"
         ranking = GAME.ranking(state)
         scores = GAME.scores(state)
         assert sorted(entry["seat"] for entry in ranking) == list(range(players))

@@ -122,11 +122,36 @@ def test_rule_4_colours_are_distinct_a_clash_is_found_when_one_is_revealed():
     assert GAME.public_state(state, 1)["seats"][1]["color_clashes"] == []
 
 
-def test_rule_4_colours_are_distinct_a_clash_left_hidden_shows_at_the_end():
+def test_rule_4_colours_are_distinct_the_final_count_reveals_the_colour_and_refuses_a_clash():
+    """Each player counts the meadows of their colour in the open: the count reveals it,
+    checked as a reveal is, so a slip left hidden is caught before the game can end."""
     state = play(drawn_game(), (0, CHOOSE("black")), (1, CHOOSE("black")), (2, CHOOSE("red")), (0, END))
-    state = play(state, (0, meadows()), (1, meadows()), (2, meadows()))
+    state = play(state, (0, meadows(meadow(5))))
+    assert seen_by(state, 2) == ["black", None, "red"]
+    assert refused(state, 1, meadows(), "color_taken") == (
+        "Ana revealed black: each colour is in one hand only. Check the shepherd tile you drew and record it again."
+    )
+    state = play(state, (1, CHOOSE("blue")), (1, meadows()), (2, meadows()))
+    assert GAME.is_finished(state)
     seats = GAME.public_state(state, None)["seats"]
-    assert [(seat["color"], seat["color_clashes"]) for seat in seats] == [("black", [1]), ("black", [0]), ("red", [])]
+    assert [(seat["color"], seat["color_clashes"]) for seat in seats] == [("black", []), ("blue", []), ("red", [])]
+
+
+def test_rule_4_the_final_count_needs_a_recorded_colour():
+    state = play(drawn_game(), (0, CHOOSE("black")), (0, END))
+    assert refused(state, 1, meadows(), "no_color") == "Record the colour you drew first: you count the meadows of your colour."
+    state = play(state, (1, CHOOSE("red")), (1, meadows()))
+    assert seen_by(state, None) == [None, "red", None]
+
+
+def test_rule_4_a_count_stored_before_that_check_replays_and_its_clash_shows_at_the_end():
+    """Tables saved by an earlier companion may hold counts with a clash or no colour: they
+    replay as they were, and the clash is told to everyone at the end."""
+    stored = [(0, CHOOSE("black")), (1, CHOOSE("black")), (0, END), (0, meadows()), (1, meadows()), (2, meadows())]
+    state = GAME.replay(drawn_game(), stored)
+    assert GAME.is_finished(state)
+    seats = GAME.public_state(state, None)["seats"]
+    assert [(seat["color"], seat["color_clashes"]) for seat in seats] == [("black", [1]), ("black", [0]), (None, [])]
 
 
 def test_rule_4_a_recorded_colour_can_be_corrected_until_it_is_revealed():
@@ -385,12 +410,13 @@ def test_rule_4_the_log_never_names_a_recorded_colour_to_others():
 
 
 def test_rule_4_secret_colours_are_all_shown_after_the_final_count():
-    state = play(drawn_game(), (0, CHOOSE("black")), (0, CHOOSE("blue")), (1, CHOOSE("red")), (0, END))
+    state = play(drawn_game(), (0, CHOOSE("black")), (0, CHOOSE("blue")), (1, CHOOSE("red")), (2, CHOOSE("yellow")), (0, END))
+    assert seen_by(state, None) == [None, None, None]  # the end alone shows none
     state = play(state, (0, meadows(meadow(7))), (1, meadows()))
-    assert seen_by(state, None) == [None, None, None]  # the count is not done: still secret
+    assert seen_by(state, None) == ["blue", "red", None]  # each count is made in the open
     state = play(state, (2, meadows()))
     for viewer in (0, 1, 2, None):
-        assert seen_by(state, viewer) == ["blue", "red", None]  # Caio never recorded one
+        assert seen_by(state, viewer) == ["blue", "red", "yellow"]
     # the log names every recorded colour, corrections included
     assert GAME.redact_action(state, 0, CHOOSE("black"), 1) == CHOOSE("black")
     assert str(GAME.describe_action(state, 0, CHOOSE("black"))) == "recorded the colour they drew: black."
@@ -398,8 +424,11 @@ def test_rule_4_secret_colours_are_all_shown_after_the_final_count():
     assert details == {
         "Ana": "blue flock: Counting meadow of 7 sheep + leaving bonus 0",
         "Bruno": "red flock: No valid meadow + leaving bonus 0",
-        "Caio": "No valid meadow + leaving bonus 0",
+        "Caio": "yellow flock: No valid meadow + leaving bonus 0",
     }
+    # a count saved by an earlier companion for a player who never recorded a colour
+    stored = GAME.replay(drawn_game(), [(0, END), (0, meadows()), (1, meadows()), (2, meadows())])
+    assert str(GAME.ranking(stored)[0]["detail"]) == "No valid meadow + leaving bonus 0"
 
 
 def test_rule_4_the_log_describes_each_action_in_a_sentence():

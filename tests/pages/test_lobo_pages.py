@@ -215,14 +215,23 @@ def test_rule_4_colours_are_distinct_a_clash_is_shown_only_on_the_phone_that_hol
     assert "Reveal my colour" not in page and "Which shepherd tile did you draw?" in page
     for other in (ana, caio, client):
         assert "lobo-clash" not in other.get(f"/t/{table['id']}").text
-    # left as it is until the end, the clash is told to everyone with the colours
+    # left as it is until the end, Bruno's count (made in the open) is refused until mended
     assert post(client, table, table["host"], END).status_code == 200
+    assert "Count with your shepherd tile face up" in bruno.get(f"/t/{table['id']}").text
+    assert "Record the colour you drew first (above)" in caio.get(f"/t/{table['id']}").text
+    refused = post(client, table, table["bearer"][1], meadows())
+    assert refused.status_code == 422 and refused.get_json()["error"].startswith("Ana revealed black")
+    page = tap(bruno, table, meadows(), **{"action.meadows.0.sheep": "4"})
+    assert "Ana revealed black: each colour is in one hand only." in html.unescape(page.text)
+    assert post(client, table, table["bearer"][1], CHOOSE("red")).status_code == 200
+    refused = post(client, table, table["bearer"][2], meadows())  # Caio never recorded his
+    assert refused.get_json()["error"] == "Record the colour you drew first: you count the meadows of your colour."
+    assert post(client, table, table["bearer"][2], CHOOSE("yellow")).status_code == 200
     for seat in range(3):
         assert post(client, table, table["bearer"][seat], meadows()).status_code == 200
-    page = html.unescape(caio.get(f"/t/{table['id']}").text)
-    assert "Ana, Bruno recorded the same colour: one shepherd tile was entered wrong." in page
     results = caio.get(f"/t/{table['id']}/results").text
-    assert results.count("black flock: No valid meadow") == 2
+    assert [results.count(f"{color} flock: No valid meadow") for color in ("black", "red", "yellow")] == [1, 1, 1]
+    assert "recorded the same colour" not in html.unescape(caio.get(f"/t/{table['id']}").text)
 
 
 def test_rule_4_entering_meadows_for_someone_else_is_403_the_host_may_naming_the_seat(client):

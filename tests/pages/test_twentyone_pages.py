@@ -175,6 +175,39 @@ def test_rule_5_phones_crossing_names_the_leftmost_field_and_the_reroll_goes_onc
     assert "Your row 1" in page and "Re-roll (once" not in page  # Bruno has written this roll down
 
 
+def form_fields(page: str, form_class: str) -> dict[str, str]:
+    """The hidden fields of the page's form of that class, as the phone sends them."""
+    form = re.search(rf'<form class="{form_class}".*?</form>', page, re.S).group(0)
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+
+
+def test_rule_5_a_host_playing_their_own_seat_writes_on_their_own_sheet_before_the_roller_has(app, client):
+    """Found at a real table: the host who joined their own seat on the same phone sent no
+    seat with their tap, so it went where the host enters by default, the roller's sheet,
+    while the roller (Bruno, round 2) had not written yet, logged as "entered by the host"."""
+    table = create(client)
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table["id"]: {"host": table["host_token"]}}
+    assert host.get("/j/" + table["seats"][0]["join_url"].rsplit("/j/", 1)[1]).status_code == 303  # Ana's own seat
+    assert post(client, table, table["seats"][0]["token"], roll(ONES)).status_code == 200
+    for seat in range(3):
+        assert post(client, table, table["seats"][seat]["token"], CROSS).status_code == 200
+    assert post(client, table, table["seats"][1]["token"], roll(dice(6, 6, 6, 6, 6, 6))).status_code == 200
+    page = host.get(f"/t/{table['id']}").text
+    assert "Your row 1" in page
+    cross = re.search(r"""value='([^']+)'>Cross out the \w+ \d instead""", page).group(1)
+    fields = {**form_fields(page, "tw-write"), "action": cross}
+    assert fields["seat"] == "0"
+    assert host.post(f"/t/{table['id']}/act", data=fields, headers={"HX-Request": "true"}).status_code == 200
+    state = client.get(f"/api/tables/{table['id']}").get_json()["state"]
+    assert state["waiting_for"] == [1, 2]
+    assert [field["crossed"] for field in state["sheets"][0]["rows"][0]["fields"]].count(True) == 2
+    assert [field["crossed"] for field in state["sheets"][1]["rows"][0]["fields"]].count(True) == 1
+    events = client.get(f"/api/tables/{table['id']}/log").get_json()["events"]
+    assert (events[-1]["seat"], events[-1]["by_host"]) == (0, False)
+
+
 def test_rule_5_the_ranking_page_shows_each_players_row_scores_and_total_and_shared_places(client):
     table = create(client, players=("Ana", "Bruno"), options={"sheets": ["A", "B"], "sheet_layouts": [PLAIN, PLAIN]})
     host = table["host_token"]

@@ -79,6 +79,8 @@ def test_a_finished_tables_results_and_screen_break_no_policy(live_server, new_p
     host = {"Authorization": f"Bearer {created['host_token']}"}
     assert requests.post(actions, json={"type": "end"}, headers=host).status_code == 200
     for seat in range(2):
+        color = {"type": "choose_color", "color": ("red", "blue")[seat], "seat": seat}
+        assert requests.post(actions, json=color, headers=host).status_code == 200
         meadows = {"type": "meadows", "meadows": [{"sheep": 4 + seat, "fenced": True, "wolf": False}], "seat": seat}
         assert requests.post(actions, json=meadows, headers=host).status_code == 200
     problems: list[str] = []

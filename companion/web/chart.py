@@ -10,7 +10,10 @@ from markupsafe import Markup, escape
 # Distinguishable on the dark and the light theme and in print (ColorBrewer's Dark2 and Set1).
 SERIES_COLOURS = ("#e6a23c", "#3c8de0", "#d9534f", "#2fa36b", "#9b6bd3", "#8c6d46", "#e377c2")
 WIDTH, HEIGHT = 640, 320
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 14, 34
+# Drawn about 310 px wide on a 360 px phone (about half its own units): text this large in
+# its units is 11 to 14 px there.
+AXIS_FONT, LEGEND_FONT, LEGEND_LINE = 23, 28, 38
+LEFT, RIGHT, TOP, BOTTOM = 64, 12, 18, 46
 
 
 def _number(value: int | float) -> str:
@@ -38,9 +41,9 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
         f"<title>{escape(label)}</title>",
         f'<line x1="{LEFT}" y1="{_number(y(low))}" x2="{WIDTH - RIGHT}" y2="{_number(y(low))}" stroke="#888" stroke-width="1"/>',
         f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{_number(y(low))}" stroke="#888" stroke-width="1"/>',
-        f'<text x="{LEFT - 6}" y="{_number(y(high) + 5)}" text-anchor="end" font-size="13" fill="#888">{high}</text>',
-        f'<text x="{LEFT - 6}" y="{_number(y(low) + 5)}" text-anchor="end" font-size="13" fill="#888">{low}</text>',
-        f'<text x="{LEFT + plot_width / 2:.0f}" y="{HEIGHT - 8}" text-anchor="middle" font-size="13" fill="#888">{escape(axis)}</text>',
+        f'<text x="{LEFT - 8}" y="{_number(y(high) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="#888">{high}</text>',
+        f'<text x="{LEFT - 8}" y="{_number(y(low) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="#888">{low}</text>',
+        f'<text x="{LEFT + plot_width / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="{AXIS_FONT}" fill="#888">{escape(axis)}</text>',
     ]
     for seat, points in enumerate(series):
         colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]
@@ -49,10 +52,10 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
             f'<polyline data-seat="{seat}" points="{line}" fill="none" stroke="{colour}" stroke-width="3"'
             ' stroke-linejoin="round" stroke-linecap="round"/>'
         )
-        legend_y = HEIGHT + 24 * seat + 14
-        parts.append(f'<rect x="{LEFT}" y="{legend_y - 10}" width="18" height="10" rx="2" fill="{colour}"/>')
+        legend_y = HEIGHT + LEGEND_LINE * seat + LEGEND_FONT
+        parts.append(f'<rect x="{LEFT}" y="{legend_y - 18}" width="28" height="16" rx="3" fill="{colour}"/>')
         parts.append(
-            f'<text x="{LEFT + 26}" y="{legend_y}" font-size="15" fill="{ink}">'
+            f'<text x="{LEFT + 38}" y="{legend_y}" font-size="{LEGEND_FONT}" fill="{ink}">'
             f"{escape(names[seat])}: {points[-1]}</text>"
         )
     parts.append("</svg>")
@@ -61,7 +64,7 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
 
 def chart_height(players: int) -> int:
     """The chart's height in its own units: the plot and a legend line per player."""
-    return HEIGHT + 24 * players
+    return HEIGHT + LEGEND_LINE * players + 10
 
 
 def results_card(heading: str, lines: list[str], chart: Markup, players: int) -> str:

@@ -45,7 +45,7 @@ def at_scene(server, slug: str, name: str) -> str:
     return started(server, slug, list(scene.players), actions, scene.options)
 
 
-def finished(server) -> tuple[str, list[str]]:
+def finished(server, players=("Ana", "Bruno", "Caio")) -> tuple[str, list[str]]:
     """A Pickomino game played to its end: the ranking's scores are the key numbers."""
     actions = []
     for tile in range(21, 37):
@@ -55,7 +55,7 @@ def finished(server) -> tuple[str, list[str]]:
             actions.append({"type": "set_aside", "face": rest, "count": 1})
         if worms + bool(rest) < 8:
             actions.append({"type": "stop"})
-    return started(server, "pickomino", ["Ana", "Bruno", "Caio"], actions), [".rank-score"]
+    return started(server, "pickomino", list(players), actions), [".rank-score"]
 
 
 def check_fits_and_reads_from_afar(screen: Page, selectors: list[str], width: int) -> None:
@@ -132,3 +132,22 @@ def test_share_without_a_share_sheet_downloads_the_png(live_server, new_phone):
     assert download.suggested_filename == f"pickomino-{table_id}.png"
     with open(download.path(), "rb") as picture:
         assert picture.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_results_chart_reads_on_a_360_px_phone(live_server, new_phone, shots_dir):
+    """The chart is drawn about 310 px wide there: its axis labels and legend are still at
+    least 11 px tall, and the longest name allowed fits in it."""
+    table_id, _selectors = finished(live_server, ["Maximiliana Wolkenstein!", "Bruno", "Caio"])  # 24 characters: the most
+    phone = new_phone()
+    phone.goto(f"{live_server.url}/t/{table_id}/results")
+    chart = phone.locator("svg.score-chart")
+    expect(chart).to_be_visible()
+    texts = chart.locator("text").evaluate_all(
+        "texts => texts.map(text => [text.textContent, text.getBoundingClientRect().height, text.getBoundingClientRect().right])"
+    )
+    right = chart.evaluate("svg => svg.getBoundingClientRect().right")
+    assert len(texts) == 6, texts  # the two ends of the score axis, the time axis, a legend line each
+    small = [(text, round(height, 1)) for text, height, _ in texts if height < 11]
+    assert not small, f"chart text under 11 px on a phone: {small}"
+    assert all(end <= right + 0.5 for _, _, end in texts), f"chart text past the chart's edge: {texts}"
+    phone.screenshot(path=str(shots_dir / "results-chart-360.png"), full_page=True)

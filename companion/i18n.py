@@ -10,10 +10,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
+from babel.dates import format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
-from flask_babel import format_datetime, format_decimal, get_locale, get_translations
+from flask_babel import format_decimal, get_locale, get_translations
 
 from .games.text import Text
 
@@ -178,4 +180,18 @@ def moment(stamp: str | None) -> str:
     zone, which is the table's: the phones are in the same room."""
     if not stamp:
         return ""
-    return format_datetime(datetime.fromisoformat(stamp).astimezone(), "short", rebase=False)
+    return format_datetime(datetime.fromisoformat(stamp).astimezone(), "short", locale=dates_locale())
+
+
+def dates_locale() -> Locale:
+    """The page's language in the phone's own region where it names one: an en-GB phone
+    reads 26/11/2026 and 17:59 in English, not the American 11/26/26, 5:59 PM."""
+    language = str(get_locale())
+    if has_request_context():
+        for tag, _quality in request.accept_languages:
+            if language_of(tag) == language and "-" in tag.replace("_", "-"):
+                try:
+                    return Locale.parse(tag.replace("_", "-"), sep="-")
+                except (ValueError, UnknownLocaleError):
+                    continue  # a region Babel does not know: the next preference
+    return Locale.parse(language)

@@ -87,6 +87,23 @@ def test_issue_7_dates_on_the_home_page_are_written_the_languages_way(client):
     assert re.fullmatch(r"\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}", shown["ro"])
 
 
+@pytest.mark.parametrize(
+    ("accept", "shape"),
+    [
+        ("en-GB,en;q=0.8", r"\d{2}/\d{2}/\d{4}, \d{2}:\d{2}"),  # a British phone: day first, 24 hours
+        ("en-US,en;q=0.8", r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[AP]M"),
+        ("de-DE,en-AU;q=0.8", r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[ap]m"),  # English, as an Australian writes it
+        ("pt-PT", r"\d{2}/\d{2}/\d{2}, \d{2}:\d{2}"),
+        ("en-ZZ,en-@@;q=0.9", r"\d{1,2}/\d{1,2}/\d{2}, \d{1,2}:\d{2}\s[AP]M"),  # regions no one has: plain English
+    ],
+)
+def test_issue_7_dates_are_written_as_the_phones_own_region_writes_them(client, accept, shape):
+    client.post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]})
+    page = client.get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
+    text = re.search(r'<time datetime="[^"]+">([^<]+)</time>', page).group(1)
+    assert re.fullmatch(shape, text), text
+
+
 @pytest.mark.parametrize("language", ["en", "pt", "fr", "ro"])
 def test_issue_7_small_whole_numbers_are_written_as_babel_writes_them(app, language):
     """whole_number skips Babel for 0..999, where every language here writes plain digits;

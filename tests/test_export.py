@@ -51,7 +51,7 @@ def test_exports_name_every_lobo_colour_once_the_final_count_is_done(app, client
     assert [seat["color"] for seat in exported["table"]["state"]["seats"]] == ["blue", "red"]
     assert [event["action"].get("color") for event in exported["log"][:2]] == ["blue", "red"]
     rows = export(anyone, table.id, "csv").get_data(as_text=True)
-    assert "blue flock: Counting meadow of 4 sheep" in rows and "red flock: Counting meadow of 2 sheep" in rows
+    assert "Counting meadow of 4 sheep + leaving bonus 0 (blue flock)" in rows and "Counting meadow of 2 sheep + leaving bonus 0 (red flock)" in rows
 
 
 def test_csv_export_parses_to_one_row_per_player_place_name_score_breakdown(app, client):

@@ -103,9 +103,9 @@ def test_lobo_breakdown_is_the_counting_meadow_plus_the_leaving_bonus_and_the_la
     ranking = lobo_ranking([9, 3, None], leaving=(1, 2))
     assert [(entry["name"], entry["score"], entry["place"]) for entry in ranking] == [("Ana", 9, 1), ("Bruno", 9, 2), ("Caio", 3, 3)]
     assert texts(ranking, "detail") == [
-        "blue flock: Counting meadow of 9 sheep + leaving bonus 0",
-        "yellow flock: Counting meadow of 3 sheep + leaving bonus 6",
-        "red flock: No valid meadow + leaving bonus 3",
+        "Counting meadow of 9 sheep + leaving bonus 0 (blue flock)",
+        "Counting meadow of 3 sheep + leaving bonus 6 (yellow flock)",
+        "No valid meadow + leaving bonus 3 (red flock)",
     ]
     assert [(entry["meadow"], entry["bonus"]) for entry in ranking] == [(9, 0), (3, 6), (0, 3)]
     assert texts(ranking, "tiebreak")[:2] == ["Ana and Bruno tied on 9 points; the larger meadow decided (Ana 9, Bruno 3)."] * 2

@@ -496,7 +496,7 @@ def _score_words(color: str | None, meadow: int, bonus: int) -> Text:
     made_of = N_("%(meadow)s + leaving bonus %(bonus)s", meadow=_counting_meadow_words(meadow), bonus=bonus)
     if color is None:
         return made_of
-    return N_("%(color)s flock: %(score)s", color=COLOR_NAMES[color], score=made_of)
+    return N_("%(score)s (%(color)s flock)", color=COLOR_NAMES[color], score=made_of)
 
 
 def _counting_meadow_words(sheep: int) -> Text:

@@ -35,7 +35,14 @@ ROW_NAMES = {  # the rows as adjectives of "row" (context "qwixx": other games' 
     "green": NC_("qwixx", "green"),
     "blue": NC_("qwixx", "blue"),
 }
-DIE_NAMES = {"white1": N_("white die 1"), "white2": N_("white die 2"), **ROW_NAMES}
+DIE_NAMES = {  # a die is not a row: its own words where the languages give nouns a gender
+    "white1": N_("white die 1"),
+    "white2": N_("white die 2"),
+    "red": NC_("qwixx die", "red"),
+    "yellow": NC_("qwixx die", "yellow"),
+    "green": NC_("qwixx die", "green"),
+    "blue": NC_("qwixx die", "blue"),
+}
 CROSSES_TO_LOCK = 5
 MAX_PENALTIES = 4
 PENALTY_POINTS = 5

@@ -422,9 +422,9 @@ def test_rule_4_secret_colours_are_all_shown_after_the_final_count():
     assert str(GAME.describe_action(state, 0, CHOOSE("black"))) == "recorded the colour they drew: black."
     details = {entry["name"]: str(entry["detail"]) for entry in GAME.ranking(state)}
     assert details == {
-        "Ana": "blue flock: Counting meadow of 7 sheep + leaving bonus 0",
-        "Bruno": "red flock: No valid meadow + leaving bonus 0",
-        "Caio": "yellow flock: No valid meadow + leaving bonus 0",
+        "Ana": "Counting meadow of 7 sheep + leaving bonus 0 (blue flock)",
+        "Bruno": "No valid meadow + leaving bonus 0 (red flock)",
+        "Caio": "No valid meadow + leaving bonus 0 (yellow flock)",
     }
     # a count saved by an earlier companion for a player who never recorded a colour
     stored = GAME.replay(drawn_game(), [(0, END), (0, meadows()), (1, meadows()), (2, meadows())])

@@ -230,7 +230,7 @@ def test_rule_4_colours_are_distinct_a_clash_is_shown_only_on_the_phone_that_hol
     for seat in range(3):
         assert post(client, table, table["bearer"][seat], meadows()).status_code == 200
     results = caio.get(f"/t/{table['id']}/results").text
-    assert [results.count(f"{color} flock: No valid meadow") for color in ("black", "red", "yellow")] == [1, 1, 1]
+    assert [results.count(f"No valid meadow + leaving bonus 0 ({color} flock)") for color in ("black", "red", "yellow")] == [1, 1, 1]
     assert "recorded the same colour" not in html.unescape(caio.get(f"/t/{table['id']}").text)
 
 

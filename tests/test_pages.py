@@ -175,6 +175,32 @@ def test_the_host_enters_for_the_player_whose_turn_it_is(client):
     assert log[0]["seat"] == 0
 
 
+def test_a_host_playing_their_own_seat_enters_for_another_only_once_they_choose_to(client):
+    """Found at a real table: the host who joined their own seat saw, in every other
+    player's turn, that player's controls in place of their own, under their thumb. Their
+    own view stays in front; "Enter for:" offers the seats acting, for a player without a
+    phone; after that turn the host is back on their own view."""
+    table_id = start_table(client)
+    client.get(f"/j/{join_links(client, table_id)[0]}")  # the host is Ana too
+    page = client.get(f"/t/{table_id}").text
+    assert "Your turn" in page and "Entering for" not in page
+    assert tap(client, table_id, {"type": "set_aside", "face": "worm", "count": 5}, 0).status_code == 200
+    answer = tap(client, table_id, {"type": "stop"}, 1)  # Ana's 25
+    assert answer.status_code == 200
+    for page in (answer.text, client.get(f"/t/{table_id}").text):
+        assert "Bruno's turn" in page and "Enter for:" in page
+        assert "Entering for" not in page and 'class="modes"' not in page  # no dice controls of Bruno's
+    page = client.get(f"/t/{table_id}?as=1").text
+    assert "Entering for Bruno (you are the host)" in page and 'class="modes"' in page
+    assert "/poll?v=2&amp;as=1" in page  # the refresh keeps the choice
+    answer = tap(client, table_id, {"type": "set_aside", "face": "worm", "count": 6}, 2, seat="1")
+    assert "Entering for Bruno" in answer.text  # still his turn: still on him
+    answer = tap(client, table_id, {"type": "stop"}, 3, seat="1")
+    assert "Caio's turn" in answer.text and "Entering for" not in answer.text
+    events = client.get(f"/api/tables/{table_id}/log").get_json()["events"]
+    assert [(event["seat"], event["by_host"]) for event in events] == [(0, False), (0, False), (1, True), (1, True)]
+
+
 def test_a_garbled_tap_is_refused(app, client):
     table_id = start_table(client)
     data = {"csrf_token": csrf_of(client), "action": "{not json", "expected_version": "0"}

@@ -200,8 +200,15 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
     elif viewer.host and actors:
         # the seat asked for in the address, or the one the host just entered for
         chosen = inputs.number_or_none(request.values.get("as", request.form.get("seat")))
-        acting_for = chosen if chosen in actors else actors[0]
-    host_choices = actors if viewer.host and viewer.seat not in actors and len(actors) > 1 else []
+        if chosen in actors:
+            acting_for = chosen
+        elif viewer.seat is None:
+            acting_for = actors[0]  # a host who keeps the score for everyone: whoever acts
+        # A host who plays a seat of their own keeps their own sheet in front: another
+        # seat's controls only once they choose to enter for it, never under their thumb.
+    host_choices = (
+        actors if viewer.host and viewer.seat not in actors and (len(actors) > 1 or viewer.seat is not None) else []
+    )
     return {
         "game": table.game,
         "viewer": viewer,
@@ -219,7 +226,7 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
         "whole_log": whole_log,
         # the refresh keeps what this page shows: the seat the host enters for, the whole log
         "poll_params": {
-            **({"as": acting_for} if host_choices else {}),
+            **({"as": acting_for} if host_choices and acting_for is not None else {}),
             **({"log": "all"} if whole_log else {}),
         },
         "error": error,

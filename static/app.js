@@ -235,7 +235,8 @@
     if (!source || source.companionReady) return;
     source.companionReady = true;
     ["hello", "ping", "table", "own"].forEach(function (name) { source.addEventListener(name, alive); });
-    source.addEventListener("redirect", function (message) { location.assign(message.data); });
+    // closed first: the server ends the stream after it, and the source would cry out as it left
+    source.addEventListener("redirect", function (message) { source.close(); location.assign(message.data); });
     source.addEventListener("own", ownTap);
   });
   document.addEventListener("htmx:sseError", function () {

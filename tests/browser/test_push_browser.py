@@ -546,3 +546,28 @@ def test_push_a_gateway_timeout_for_a_tap_is_never_said_not_entered(push_server,
     tap_two_worms(ana)
     expect(ana.locator('#table .error[role="alert"]')).to_have_text(UNKNOWN)
     assert errors == []
+
+
+def test_push_a_phone_led_to_the_rematch_on_its_held_connection_leaves_no_error_behind(push_server, new_phone):
+    """The held connection says where the rematch is and then ends: the page closes it
+    before it goes, so the closed stream is not reported as an error (seen as "[object
+    Event]" in every phone's console at a real table)."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    for _turn in range(16):  # worm x8 = 40 takes the highest tile: the grill is empty after 16
+        answer = requests.post(
+            f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 8},
+            headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    bruno = join(new_phone, table["seats"][1]["join_url"])
+    errors = []
+    bruno.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    bruno.on("pageerror", lambda error: errors.append(str(error)))
+    expect(bruno.locator("html")).to_have_attribute("data-push", "on")
+    ana.get_by_role("button", name="Rematch").tap()
+    expect(ana.locator(".who")).to_have_text("You are Ana")
+    expect(bruno).not_to_have_url(f"{push_server}/t/{table['id']}", timeout=SYNC_TIMEOUT_MS)
+    expect(bruno.locator(".who")).to_have_text("You are Bruno")
+    expect(bruno.locator("html")).to_have_attribute("data-push", "on")
+    assert errors == []

@@ -134,7 +134,7 @@ def test_share_without_a_share_sheet_downloads_the_png(live_server, new_phone):
         assert picture.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
-def test_the_results_chart_reads_on_a_360_px_phone(live_server, new_phone, shots_dir):
+def test_the_results_chart_and_the_links_read_and_tap_on_a_360_px_phone(live_server, new_phone, shots_dir):
     """The chart is drawn about 310 px wide there: its axis labels and legend are still at
     least 11 px tall, and the longest name allowed fits in it."""
     table_id, _selectors = finished(live_server, ["Maximiliana Wolkenstein!", "Bruno", "Caio"])  # 24 characters: the most
@@ -151,3 +151,8 @@ def test_the_results_chart_reads_on_a_360_px_phone(live_server, new_phone, shots
     assert not small, f"chart text under 11 px on a phone: {small}"
     assert all(end <= right + 0.5 for _, _, end in texts), f"chart text past the chart's edge: {texts}"
     phone.screenshot(path=str(shots_dir / "results-chart-360.png"), full_page=True)
+    # the links to the table and its screen, on the results and on the table page: a thumb's height
+    for page in ("results", ""):
+        phone.goto(f"{live_server.url}/t/{table_id}/{page}".rstrip("/"))
+        heights = phone.locator(".table-links a").evaluate_all("links => links.map(link => link.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 44, (page, heights)

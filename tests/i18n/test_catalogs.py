@@ -173,3 +173,11 @@ def test_issue_7_the_package_ships_the_catalogs_and_not_their_compiled_files():
     ignored = (PROJECT_ROOT / ".gitignore").read_text()
     assert "companion/translations/*/LC_MESSAGES/*.mo" in ignored
     assert sorted(path.name for path in Path(TRANSLATIONS).iterdir() if path.is_dir()) == TRANSLATED
+
+
+def test_french_never_puts_de_or_que_before_a_name():
+    """French elides "de" and "que" before a vowel: "d'Ana", "qu'Eli". A name is not known
+    when the sentence is written, so French sentences are worded without "de <name>"."""
+    before_a_name = re.compile(r"\b(de|que|le|la|du) %\((name|names|victim|owner|player)\)s", re.IGNORECASE)
+    found = [(message.id, text) for message in messages("fr") for text in forms(message) if before_a_name.search(text)]
+    assert found == []

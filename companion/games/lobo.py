@@ -391,11 +391,11 @@ class Lobo(Game):
         holder = state["seats"][seat]
         if holder["revealed"]:
             raise RuleError("already_revealed", N_("Your colour is revealed: it cannot change any more."))
-        if holder["color"] == color:
-            raise RuleError("same_color", N_("You already hold %(color)s.", color=COLOR_NAMES[color]))
         # Checked against revealed colours only: a refusal because of another player's
         # secret colour would tell that colour. Two hidden tiles of one colour show up
-        # when one is revealed (see _reveal) or at the end (color_clashes).
+        # when one is revealed (see _reveal) or at the end (color_clashes). The colour held
+        # already is taken again, not refused: the host records for any seat, and "you
+        # already hold blue" would tell the host that seat's secret.
         _refuse_revealed_elsewhere(state, seat, color)
         holder["color"] = color
 

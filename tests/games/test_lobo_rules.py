@@ -158,7 +158,16 @@ def test_rule_4_a_recorded_colour_can_be_corrected_until_it_is_revealed():
     state = play(drawn_game(), (0, CHOOSE("black")), (0, CHOOSE("blue")))
     assert seen_by(state, 0)[0] == "blue"
     state = play(state, (1, CHOOSE("black")))  # black is free again
-    refused(state, 0, CHOOSE("blue"), "same_color")
+    assert seen_by(play(state, (0, CHOOSE("blue"))), 0)[0] == "blue"  # the same again: taken, nothing told
+
+
+def test_rule_4_the_host_recording_for_a_seat_learns_nothing_of_its_hidden_colour():
+    """Found at a real table: recording for Ana the colour she holds was refused with "You
+    already hold blue", so the host (or a redo of Ana's earlier entry) learnt her secret."""
+    state = play(drawn_game(), (0, CHOOSE("blue")))
+    for color in COLORS:
+        after = GAME.apply(state, 0, CHOOSE(color))
+        assert GAME.public_state(after, None)["seats"][0] == GAME.public_state(state, None)["seats"][0]
     state = play(state, (0, REVEAL))
     assert refused(state, 0, CHOOSE("yellow"), "already_revealed") == "Your colour is revealed: it cannot change any more."
 

@@ -272,3 +272,32 @@ def test_rule_6_a_redone_action_that_ends_the_corrected_turn_drops_the_rest_of_t
     everything = redo(client, three_turns, three_turns.host, all=True).get_json()
     assert everything["redo"] == {"redone": 4, "stopped": None}  # 3 × 5, then Caio's three lines
     assert everything["state"]["stacks"] == [[23], [36], [26]]
+
+
+def test_rule_6_a_corrected_roll_and_the_writes_on_it_as_the_phones_sent_them_are_redone(client):
+    """Found at a real table (Twenty One): the phones send with every entry the roll and row
+    their page showed, so that a tap from an older page is refused. After the host went back
+    to a wrong roll and entered it right, every entry of that round was refused on redo
+    ("The dice were re-rolled after your page showed them"), so each player had to write
+    again by hand. A redo enters them on the roll now; what no longer fits is refused."""
+    wrong = {"white": 1, "black": 2, "red": 6, "blue": 4, "yellow": 5, "green": 3}
+    right = {**wrong, "red": 5}
+    table = create(client, "twenty-one", ("Ana", "Bruno", "Caio"), {"sheets": ["A", "B", "C"]})
+    assert act(client, table, table.seats[0], {"type": "roll", "dice": wrong}).status_code == 200
+    for seat, kind, colors in [(0, "enter", ["white"]), (1, "cross", None), (2, "enter", ["white"])]:
+        action = {"type": kind, "row": 0, "roll": wrong, **({"colors": colors} if colors else {})}
+        assert act(client, table, table.seats[seat], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    assert act(client, table, table.seats[0], {"type": "roll", "dice": right}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 3, "stopped": None}
+    # the same as a table where the roll was entered right the first time
+    fresh = create(client, "twenty-one", ("Ana", "Bruno", "Caio"), {"sheets": ["A", "B", "C"]})
+    assert act(client, fresh, fresh.seats[0], {"type": "roll", "dice": right}).status_code == 200
+    for seat, kind, colors in [(0, "enter", ["white"]), (1, "cross", None), (2, "enter", ["white"])]:
+        assert act(client, fresh, fresh.seats[seat], {"type": kind, **({"colors": colors} if colors else {})}).status_code == 200
+    assert everything["state"] == state(client, fresh)["state"]
+    # the redone entries are stored as they applied, so the log replays to the same table
+    assert [event["action"].get("roll") for event in log(client, table)[-3:]] == [None, None, None]
+    assert undo(client, table, table.seats[2]).status_code == 200
+    assert redo(client, table, table.seats[2]).get_json()["state"] == everything["state"]

@@ -199,6 +199,12 @@ class Game:
         is. Games without turns (Lobo) answer per action, or None: the host must name one."""
         return self.current_seat(state)
 
+    def redone(self, action: dict[str, Any]) -> dict[str, Any]:
+        """`action` as a redo enters it again: without what only tells which page it was
+        tapped on (Twenty One's roll and row seen), since going back to correct an earlier
+        action changes what later pages showed, and the redo is meant on top of it."""
+        return action
+
     def redact_action(self, state: dict[str, Any], seat: int, action: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         """`action` by `seat` as the log shows it to `viewer` (a seat or None): games with
         secrets in their actions (Lobo's recorded colours) hide them here."""

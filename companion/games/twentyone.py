@@ -34,6 +34,7 @@ ROWS = 5
 HIT_BONUS = (0, 1, 3, 6, 10, 15, 21)  # by the number of hits in a full row
 DIE_FACES = range(1, 7)
 STAYING_FACE = 1  # a re-roll leaves every die that shows 1
+PAGE_GUARDS = ("row", "roll")  # what a writer's page showed: a tap from an older page is refused
 
 # The companion's own sheets (the printed colour orders are not public). Found by a small
 # search and kept as data: every row is a permutation of the colours; on each sheet the
@@ -463,6 +464,11 @@ class TwentyOne(Game):
         if state["roll"] is None:
             return [state["active"]]
         return list(state["waiting_for"])
+
+    def redone(self, action: dict[str, Any]) -> dict[str, Any]:
+        """An entry or crossing redone after a corrected roll goes on the roll and row now:
+        the roll its page showed was the wrong one."""
+        return {key: value for key, value in action.items() if key not in PAGE_GUARDS}
 
     def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
         """The host acts for the roller while they may still act, else for the first seat waiting."""

@@ -514,13 +514,14 @@ class Redone:
     stopped: ServiceError | None  # why a redo of everything stopped early, if it did
 
 
-def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[str, Any]:
+def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """The state with `event` entered again as `action` (Game.redone)."""
     if not viewer.host and viewer.seat != event["seat"]:
         raise ServiceError(
             403, "not_your_action", N_("Only %(name)s or the host can redo %(name)s's action.", name=table.names[event["seat"]])
         )
     try:
-        return table.game.apply(table.state, event["seat"], event["action"])  # entered again: checked as new
+        return table.game.apply(table.state, event["seat"], action)  # entered again: checked as new
     except RuleError as error:
         # the rules speak to the player who acted; whoever redoes it is told whose line it was
         line = table.game.describe_action(table.state, event["seat"], event["action"])
@@ -558,15 +559,16 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
         count, stopped = 0, None
         while pending:
             event = pending[0]
+            action = table.game.redone(event["action"])
             try:
-                state = _redone_state(table, viewer, event)
+                state = _redone_state(table, viewer, event, action)
             except ServiceError as refused:
                 if count == 0:
                     raise
                 stopped = refused
                 break
             version = table.version + 1
-            store.append_event(db, table_id, version, event["seat"], event["by_host"], event["action"], redo_of=event["seq"])
+            store.append_event(db, table_id, version, event["seat"], event["by_host"], action, redo_of=event["seq"])
             _save(db, table, state, version, viewer)
             count += 1
             if not everything:

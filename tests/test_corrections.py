@@ -142,6 +142,15 @@ def test_rule_6_a_player_redoes_their_own_action_but_not_someone_elses(client, p
     assert redo(client, played, None).status_code == 401
 
 
+def test_rule_6_a_players_redo_of_all_stops_quietly_before_someone_elses_action(client, played):
+    """The host went back to Ana's stop: Ana's "redo all" redoes her stop and stops before
+    Bruno's turn, with nothing said as if it had gone wrong."""
+    assert undo(client, played, played.host, **{"from": 2}).status_code == 200
+    everything = redo(client, played, played.seats[0], all=True).get_json()
+    assert everything["redo"] == {"redone": 1, "stopped": None}
+    assert redo(client, played, played.seats[1], all=True).get_json()["redo"] == {"redone": 3, "stopped": None}
+
+
 def test_rule_6_undo_and_redo_from_the_page_every_phone_sees_it(app, client, played):
     host = app.test_client()
     with host.session_transaction() as session:

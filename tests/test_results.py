@@ -300,7 +300,7 @@ def test_rule_6_no_undo_once_a_rematch_has_started_from_the_table(app, client):
     assert refused.status_code == 409
     assert refused.get_json() == {
         "code": "rematch_started",
-        "error": "A rematch has started from this game: its result is final and cannot be undone.",
+        "error": "A rematch has started from this game: its result is final and cannot change any more.",
     }
     state = client.get(f"/api/tables/{table.id}").get_json()
     assert (state["status"], state["rematch"]) == ("finished", new_id)

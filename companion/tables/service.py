@@ -467,7 +467,7 @@ def _refuse_after_rematch(table: Table) -> None:
         raise ServiceError(
             409,
             "rematch_started",
-            N_("A rematch has started from this game: its result is final and cannot be undone."),
+            N_("A rematch has started from this game: its result is final and cannot change any more."),
         )
 
 
@@ -565,7 +565,8 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
             except ServiceError as refused:
                 if count == 0:
                     raise
-                stopped = refused
+                # a player's own actions are redone: the next one being another's says nothing wrong
+                stopped = None if refused.code == "not_your_action" else refused
                 break
             version = table.version + 1
             store.append_event(db, table_id, version, event["seat"], event["by_host"], action, redo_of=event["seq"])

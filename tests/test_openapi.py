@@ -317,6 +317,13 @@ def lobo_turn(player: Player) -> None:
             for _ in range(rng.randint(0, 3))
         ]
         seat = rng.choice(state["waiting_for"] or [seat])
+        holder = state["seats"][seat]
+        if not player.table["options"]["deal_colors"] and not holder["revealed"] and (not holder["color_recorded"] or rng.random() < 0.3):
+            # a count reveals the colour: it needs one, distinct from those revealed
+            shown = {other["color"] for other in state["seats"] if other["revealed"]}
+            action = {"type": "choose_color", "color": rng.choice([color for color in FLOCK_COLORS if color not in shown])}
+            player.act(player.token_of(seat), action, seat)
+            return
         player.act(player.token_of(seat), {"type": "meadows", "meadows": meadows}, seat)
         return
     choice = rng.random()

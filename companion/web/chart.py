@@ -41,9 +41,9 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
         f"<title>{escape(label)}</title>",
         f'<line x1="{LEFT}" y1="{_number(y(low))}" x2="{WIDTH - RIGHT}" y2="{_number(y(low))}" stroke="#888" stroke-width="1"/>',
         f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{_number(y(low))}" stroke="#888" stroke-width="1"/>',
-        f'<text x="{LEFT - 8}" y="{_number(y(high) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="#888">{high}</text>',
-        f'<text x="{LEFT - 8}" y="{_number(y(low) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="#888">{low}</text>',
-        f'<text x="{LEFT + plot_width / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="{AXIS_FONT}" fill="#888">{escape(axis)}</text>',
+        f'<text x="{LEFT - 8}" y="{_number(y(high) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{high}</text>',
+        f'<text x="{LEFT - 8}" y="{_number(y(low) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{low}</text>',
+        f'<text x="{LEFT + plot_width / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{escape(axis)}</text>',
     ]
     for seat, points in enumerate(series):
         colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]

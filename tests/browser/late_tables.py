@@ -40,6 +40,7 @@ class ApiTable:
         assert created.status_code == 201, created.text
         self.id = created.json()["id"]
         self.host = created.json()["host_token"]
+        self.join_urls = [seat["join_url"] for seat in created.json()["seats"]]
         self.view = requests.get(f"{url}/api/tables/{self.id}", timeout=10).json()
 
     @property

@@ -1,0 +1,110 @@
+"""Every text a player reads is contrasted enough to read (WCAG 2: 4.5:1, or 3:1 for large
+text), in the dark scheme (the default, at night) and the light one (in sunlight), on a
+360 px phone: the home page, a seat's table page of every game late in play (their
+controls shown) and finished, the results and the rules. The colour of every visible text
+is blended with its opacity onto the backgrounds under it, as the eye sees it."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.games import GAMES
+
+from .late_tables import BUILDERS, PHASES
+
+# Crossed-off Qwixx numbers are faint on purpose: gone from play, as a stroke on paper.
+FAINT_ON_PURPOSE = ".qx-gone"
+
+LOW_CONTRAST = """(faint) => {
+  document.querySelectorAll("details").forEach(details => { details.open = true; });  // what a tap uncovers too
+  const parse = colour => {
+    const found = colour.match(/^rgba?\\(([^)]+)\\)/) || colour.match(/^color\\(srgb ([^)]+)\\)/);
+    if (!found) return null;
+    const parts = found[1].split(/[ ,\\/]+/).filter(Boolean).map(parseFloat);
+    const scale = colour.startsWith("color(") ? 255 : 1;
+    return {r: parts[0] * scale, g: parts[1] * scale, b: parts[2] * scale, a: parts.length > 3 ? parts[3] : 1};
+  };
+  const over = (top, under) => {
+    const a = top.a + under.a * (1 - top.a);
+    const mix = key => (top[key] * top.a + under[key] * under.a * (1 - top.a)) / a;
+    return {r: mix("r"), g: mix("g"), b: mix("b"), a};
+  };
+  const luminance = c => {
+    const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+  };
+  const ratio = (a, b) => (Math.max(luminance(a), luminance(b)) + 0.05) / (Math.min(luminance(a), luminance(b)) + 0.05);
+  // The colours under an element, blended; null over a picture or a gradient (not measured here).
+  const background = element => {
+    const layers = [];
+    for (let e = element; e; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if (style.backgroundImage !== "none") return null;
+      const colour = parse(style.backgroundColor);
+      if (colour && colour.a > 0) { layers.push(colour); if (colour.a >= 1) break; }
+    }
+    let under = {r: 255, g: 255, b: 255, a: 1};
+    for (const layer of layers.reverse()) under = over(layer, under);
+    return under;
+  };
+  const opacity = element => {
+    let product = 1;
+    for (let e = element; e; e = e.parentElement) product *= parseFloat(getComputedStyle(e).opacity);
+    return product;
+  };
+  const low = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!node.data.trim() || seen.has(element)) continue;
+    seen.add(element);
+    const box = element.getBoundingClientRect();
+    if (box.width < 2 || box.height < 2 || !element.checkVisibility({visibilityProperty: true})) continue;
+    if (element.closest(".visually-hidden, :disabled, " + faint)) continue;
+    const style = getComputedStyle(element);
+    const ink = parse(element instanceof SVGElement ? style.fill : style.color);
+    if (!ink) continue;
+    const under = background(element);
+    if (!under) continue;
+    const seenInk = over({...ink, a: ink.a * opacity(element) * parseFloat(style.fillOpacity || 1)}, under);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (parseInt(style.fontWeight) >= 700 && size >= 18.66);
+    const contrast = ratio(seenInk, under);
+    if (contrast < (large ? 3 : 4.5)) low.push([node.data.trim().slice(0, 40), Math.round(contrast * 100) / 100, element.className.baseVal ?? element.className]);
+  }
+  return low;
+}"""
+
+
+def acting_seat(table) -> int:
+    """A seat whose phone shows controls now (or seat 0 once the game is over)."""
+    state = table.view
+    if state["current_seat"] is not None:
+        return state["current_seat"]
+    waiting = state["state"].get("waiting_for") or [0]
+    return waiting[0]
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_every_text_reads_on_the_pages_of_every_game_in_both_schemes(live_server, new_phone, scheme):
+    phone = new_phone(color_scheme=scheme)
+    low = {}
+    phone.goto(live_server.url + "/")
+    low[f"{scheme}: home"] = phone.evaluate(LOW_CONTRAST, FAINT_ON_PURPOSE)
+    phone.goto(live_server.url + "/rules")
+    low[f"{scheme}: rules"] = phone.evaluate(LOW_CONTRAST, FAINT_ON_PURPOSE)
+    for slug in GAMES:
+        for phase in PHASES:
+            table = BUILDERS[slug](live_server.url, 3, phase)
+            seat = acting_seat(table)
+            player = new_phone(color_scheme=scheme)
+            player.goto(table.join_urls[seat])
+            player.locator("#table").wait_for()
+            low[f"{scheme}: {slug} {phase}, seat {seat}"] = player.evaluate(LOW_CONTRAST, FAINT_ON_PURPOSE)
+            if phase == "finished":
+                player.goto(f"{live_server.url}/t/{table.id}/results")
+                low[f"{scheme}: {slug} results"] = player.evaluate(LOW_CONTRAST, FAINT_ON_PURPOSE)
+            player.context.close()
+    failing = [f"{page}: {text!r} {contrast}:1 ({where})" for page, texts in low.items() for text, contrast, where in texts]
+    assert not failing, "text under the contrast asked:\n" + "\n".join(failing)

@@ -250,6 +250,8 @@ class TwentyOne(Game):
     rows = ROWS
     field_numbers = FIELD_NUMBERS
     die_faces = DIE_FACES
+    # the start form's colour picker shows colours alone: their order says which is which
+    copy_order = N_("Under each number the colours are, top to bottom: %(colors)s.", colors=listing([COLOR_NAMES[color] for color in COLORS]))
     staying_face = STAYING_FACE
     options = (
         Option(

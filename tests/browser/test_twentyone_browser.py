@@ -153,3 +153,20 @@ def test_every_face_to_tap_is_a_thumb_wide_at_360_px_in_every_language(new_phone
         assert all(overflow <= 0 for _, overflow in names), f"{locale}: colour names wider than their column: {names}"
         overflow = ana.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{locale}: the page is {overflow}px wider than the phone"
+
+
+def test_the_printed_sheet_picker_shows_the_keyboards_focus_and_names_each_field(live_server, new_phone):
+    """Copying a printed sheet's colours: swatches of colour alone, so the hint says their
+    order; each field is a named group of its six colours; the keyboard's focus is seen."""
+    phone = new_phone()
+    phone.goto(live_server.url + "/")
+    phone.get_by_label("Game").select_option(label="Twenty One (2–6 players)")
+    copy = phone.locator("details.tw-copy").first
+    copy.locator("summary").tap()
+    expect(copy.locator(".hint")).to_contain_text("Under each number the colours are, top to bottom: white, black, red, blue, yellow and green.")
+    field = copy.get_by_role("radiogroup", name="Field 6").first
+    expect(field.get_by_role("radio")).to_have_count(6)
+    expect(field.get_by_role("radio", name="green")).to_have_count(1)
+    phone.keyboard.press("Tab")  # from the summary to the first swatch
+    focused = phone.evaluate("document.activeElement.name + ' ' + getComputedStyle(document.activeElement.closest('label')).outlineStyle")
+    assert focused == "twenty-one.sheet_layouts.0.0.0 dashed", focused

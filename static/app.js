@@ -219,9 +219,24 @@
     return saved === null ? fallback : saved === "1";
   }
 
+  // A proxy that buffers the held connection hands each event over only with the next one
+  // (nginx with proxy_buffering: every change 15 s late, the pings keeping it "alive"). The
+  // server says hello the moment it opens: a hello that does not come soon means such a
+  // proxy, and the page lets the connection go and polls for as long as it is open.
+  const HELLO_MS = 4000;
+  let buffered = false;
+  function letGo(source) {
+    buffered = true;
+    source.close();
+    clearTimeout(silence);
+    pushing = false;
+    document.documentElement.dataset.push = "off";
+  }
+
   // Push works once the held connection speaks; while it does, the poller stays quiet.
   // Silence (a proxy that buffers, a connection gone) brings the polling back by itself.
   function alive() {
+    if (buffered) return;
     pushing = true;
     document.documentElement.dataset.push = "on";
     clearTimeout(silence);
@@ -232,8 +247,13 @@
   }
   document.addEventListener("htmx:sseOpen", function (event) {
     const source = event.detail.source;
-    if (!source || source.companionReady) return;
+    if (!source) return;
+    source.helloHeard = false;  // on every opening, a reconnection's too
+    clearTimeout(source.helloWait);
+    source.helloWait = setTimeout(function () { if (!source.helloHeard) letGo(source); }, HELLO_MS);
+    if (source.companionReady) return;
     source.companionReady = true;
+    source.addEventListener("hello", function () { source.helloHeard = true; });
     ["hello", "ping", "table", "own"].forEach(function (name) { source.addEventListener(name, alive); });
     // closed first: the server ends the stream after it, and the source would cry out as it left
     source.addEventListener("redirect", function (message) { source.close(); location.assign(message.data); });

@@ -10,6 +10,7 @@ import time
 import requests
 from playwright.sync_api import Page, expect
 
+from .buffering_proxy import BufferingProxy
 from .conftest import SYNC_TIMEOUT_MS
 
 # Spies on what the page asks of the phone, installed before its scripts run.
@@ -571,3 +572,39 @@ def test_push_a_phone_led_to_the_rematch_on_its_held_connection_leaves_no_error_
     expect(bruno.locator(".who")).to_have_text("You are Bruno")
     expect(bruno.locator("html")).to_have_attribute("data-push", "on")
     assert errors == []
+
+
+def test_push_behind_a_proxy_that_buffers_the_page_polls_by_itself(push_server, new_phone):
+    """Found at a real install: nginx buffering the held connection handed every change over
+    only with the next event or ping, 15 s late, and the pings kept the page sure push
+    worked, so it never polled. The server's hello does not come at once through such a
+    proxy: the page lets the connection go and polls, and another phone's change shows
+    within the poll's 2 s."""
+    proxy = BufferingProxy(int(push_server.rsplit(":", 1)[1]))
+    try:
+        table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        bruno = join(new_phone, proxy.url + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1])
+        expect(bruno.locator(".who")).to_have_text("You are Bruno")
+        expect(bruno.locator("html")).to_have_attribute("data-push", "off", timeout=SYNC_TIMEOUT_MS)
+        answer = requests.post(
+            f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 2},
+            headers={"Authorization": f"Bearer {table['seats'][0]['token']}"}, timeout=10,
+        )
+        assert answer.status_code == 200
+        started = time.monotonic()
+        expect(bruno.locator(".turn")).to_contain_text("10", timeout=SYNC_TIMEOUT_MS)
+        assert time.monotonic() - started < 4, "the change waited for the buffered connection"
+        assert bruno.polls, "the page polled"
+        expect(bruno.locator("html")).to_have_attribute("data-push", "off")
+    finally:
+        proxy.close()
+
+
+def test_push_through_a_proxy_that_passes_events_on_push_stays_on(push_server, new_phone):
+    """The same page through the companion itself: the hello comes at once, push stays on."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    bruno = join(new_phone, table["seats"][1]["join_url"])
+    expect(bruno.locator("html")).to_have_attribute("data-push", "on")
+    bruno.wait_for_timeout(5000)  # past the time the hello is waited for
+    expect(bruno.locator("html")).to_have_attribute("data-push", "on")
+    assert bruno.polls == []

@@ -119,6 +119,9 @@ def http_error(exc: HTTPException):
     return render_template("error.html", message=render(message), status=exc.code), exc.code
 
 
+# A page that could not reach the database loads itself again this often, so the phones are
+# back at their tables by themselves once it answers (a restarted PostgreSQL, a disk back).
+STORAGE_RETRY_SECONDS = 10
 STORAGE_UNREACHABLE = N_(
     "The companion cannot reach its saved games right now: the machine it runs on cannot read or write"
     " its database. Tell the person running the companion, then reload the page."
@@ -133,7 +136,8 @@ def storage_error(error: Exception):
     current_app.logger.error("Could not use the database: %s", error)
     if request.path.startswith("/api/"):
         return api.error(503, "storage_unavailable", STORAGE_UNREACHABLE)
-    response = make_response(render_template("error.html", message=render(STORAGE_UNREACHABLE), status=503), 503)
+    page = render_template("error.html", message=render(STORAGE_UNREACHABLE), status=503, retry_seconds=STORAGE_RETRY_SECONDS)
+    response = make_response(page, 503)
     if request.headers.get("HX-Request"):
         response.headers["HX-Refresh"] = "true"  # the whole page says it, not a fragment inside the table
     return response

@@ -187,6 +187,9 @@ def test_database_out_of_reach_gives_a_sentence_on_every_page_and_in_the_api(tmp
     assert page.status_code == 503 and alert(page.text) == REACHING_SENTENCE
     poll = client.get(f"/t/{created['id']}/poll?v=0", headers={"HX-Request": "true"})
     assert poll.status_code == 503 and poll.headers["HX-Refresh"] == "true"  # the phone reloads to show it
+    # the page says so and loads itself again, back at the table once the database answers
+    assert '<meta http-equiv="refresh" content="10">' in page.text
+    assert "This page tries again by itself every 10 seconds." in page.text
     home = client.get("/")
     assert home.status_code == 503 and alert(home.text) == REACHING_SENTENCE
     api = client.get(f"/api/tables/{created['id']}")

@@ -338,3 +338,27 @@ def test_while_postgresql_is_unreachable_a_push_server_process_keeps_answering_i
             assert answered_meanwhile == 204 and still_waiting
     finally:
         server.stop()
+
+
+def test_after_postgresql_was_away_for_half_a_minute_the_companion_is_back_within_seconds(tmp_path):
+    """Found at a real install: psycopg's pool tried again after 1, 2, 4, 8, 16, 32 s, so
+    after PostgreSQL was away for a minute the companion answered 503 for another half
+    minute. An attempt now gives up after a few seconds and the next request starts a new
+    one at once. (Generous bound: the old pool's next try came some 28 s after this restart.)"""
+    server = PostgresServer().start()
+    try:
+        with running_companion(tmp_path, server.new_database(), processes=1) as companion:
+            table = requests.post(companion + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+            address = f"{companion}/api/tables/{table['id']}"
+            server.run(str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "fast", "stop")
+            away_until = time.monotonic() + 35
+            while time.monotonic() < away_until:  # phones keep asking meanwhile
+                assert requests.get(address, timeout=30).status_code == 503
+                time.sleep(1)
+            server.start_again()
+            back = time.monotonic()
+            while requests.get(address, timeout=30).status_code != 200:
+                assert time.monotonic() - back < 15, "still unreachable 15 s after PostgreSQL was back"
+                time.sleep(0.5)
+    finally:
+        server.stop()

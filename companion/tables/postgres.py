@@ -40,6 +40,11 @@ POOL_SIZE = int(os.environ.get("COMPANION_DATABASE_POOL", "8"))
 # How long a request waits for a pooled connection when none can be made (PostgreSQL
 # unreachable) before it is answered 503 with a sentence.
 POOL_WAIT_SECONDS = 3.0
+# psycopg's pool tries a lost connection again after 1, 2, 4, 8… s (no upper bound) for 5
+# minutes: after an outage of a minute the companion stayed unreachable for another half
+# minute. Given up this soon, the attempt ends, and the next request starts a new one at
+# once, so the companion is back within seconds of PostgreSQL.
+RECONNECT_GIVE_UP_SECONDS = 5.0
 
 # Each entry moves the schema one version up (the companion_schema table). Version 1 is
 # SQLite's six migrations (db.py) at once: no PostgreSQL database predates them. Never
@@ -219,7 +224,7 @@ class Pool:
             size = dict(min_size=1, max_size=POOL_SIZE)
         self.pool = ConnectionPool(
             url, kwargs={"autocommit": True, "application_name": "companion"}, open=True, name="companion",
-            timeout=POOL_WAIT_SECONDS, **size
+            timeout=POOL_WAIT_SECONDS, reconnect_timeout=RECONNECT_GIVE_UP_SECONDS, **size
         )
 
     def take(self) -> Database:

@@ -133,6 +133,10 @@ def test_a_worker_that_dies_is_replaced(served):
     assert victim not in replaced
     for _ in range(20):  # whichever worker a new connection reaches answers
         assert requests.get(server.url + "/healthz", headers={"Connection": "close"}, timeout=5).status_code == 204
+    # the host's console says it once (each companion line was written twice, in two formats)
+    server.process.send_signal(signal.SIGINT)
+    output = server.process.communicate(timeout=30)[0]
+    assert output.count("stopped; starting it again.") == 1, output
 
 
 def test_killing_the_parent_takes_the_workers_with_it(served):

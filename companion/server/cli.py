@@ -74,6 +74,8 @@ def serve(args: argparse.Namespace) -> int:
     if args.server == "push" and app.config["DATABASE_FROZEN"]:
         args.server = "threads"  # nothing changes: nothing to push
     logging.basicConfig()
+    if app.logger.handlers:
+        app.logger.propagate = False  # it has its own (Flask's): every line was written twice
     # Everything built so far (modules, templates, catalogs) lives as long as the server:
     # kept out of the garbage collector's full passes, which took 25-50 ms under load
     # (~10 ms once frozen), and shared untouched by the worker processes forked below.

@@ -164,10 +164,14 @@ class PostgresNotifier(Notifier):
 
     def _watch(self) -> None:
         postgres.use_green_waits()
+        lost = False  # said once per outage, not at every try
         while True:
             try:
                 with postgres.connect(self.database, application_name=NOTIFIER_NAME) as connection:
                     connection.execute(f"LISTEN {postgres.CHANNEL}")
+                    if lost:
+                        logging.getLogger("companion").warning("PostgreSQL's notifications are back.")
+                        lost = False
                     self._wake_moved(self._read(connection, list(self.watched)))
                     while True:
                         named = {note.payload for note in connection.notifies(stop_after=1)}
@@ -175,7 +179,9 @@ class PostgresNotifier(Notifier):
                         named.update(note.payload for note in connection.notifies(timeout=0))
                         self._wake_moved(self._read(connection, [table for table in named if table in self.watched]))
             except postgres.storage_errors() as error:
-                logging.getLogger("companion").warning("Lost PostgreSQL's notifications (%s); connecting again.", error)
+                if not lost:
+                    logging.getLogger("companion").warning("Lost PostgreSQL's notifications (%s); connecting again every %g s.", error, self.RECONNECT_SECONDS)
+                    lost = True
                 gevent.sleep(self.RECONNECT_SECONDS)
 
     @staticmethod

@@ -210,7 +210,7 @@
 // A table page: the pushed table, and the phone telling its player when to act.
 (function () {
   "use strict";
-  const SILENCE_MS = 40000;  // the server says something every 15 s while the page listens
+  const SILENCE_MS = 35000;  // the server says something every 15 s while the page listens
   let pushing = false;
   let silence = null;
 
@@ -222,32 +222,47 @@
   // A proxy that buffers the held connection hands each event over only with the next one
   // (nginx with proxy_buffering: every change 15 s late, the pings keeping it "alive"). The
   // server says hello the moment it opens: a hello that does not come soon means such a
-  // proxy, and the page lets the connection go and polls for as long as it is open.
+  // proxy (or a dead connection), and the page lets the connection go and polls, trying a
+  // held connection again a minute later.
   const HELLO_MS = 4000;
-  let buffered = false;
+  const TRY_AGAIN_MS = 60000;
+  let heldSource = null;  // the page's held connection, as last opened
   function letGo(source) {
-    buffered = true;
     source.close();
     clearTimeout(silence);
     pushing = false;
     document.documentElement.dataset.push = "off";
+    setTimeout(connectAgain, TRY_AGAIN_MS);
   }
 
   // Push works once the held connection speaks; while it does, the poller stays quiet.
   // Silence (a proxy that buffers, a connection gone) brings the polling back by itself.
   function alive() {
-    if (buffered) return;
     pushing = true;
     document.documentElement.dataset.push = "on";
     clearTimeout(silence);
     silence = setTimeout(function () {
       pushing = false;
       document.documentElement.dataset.push = "off";
+      connectAgain();
     }, SILENCE_MS);
+  }
+  // A connection can die without a word (a Wi-Fi router or NAT that forgot it): the browser
+  // would wait on it for hours. After the silence the page opens a new one, from the
+  // version it shows (the polls meanwhile, and every request, give up after htmx's timeout).
+  function connectAgain() {
+    const live = document.querySelector(".live[sse-connect]");
+    if (!live) return;
+    const address = new URL(live.getAttribute("sse-connect"), location.href);
+    address.searchParams.set("v", String(shownVersion()));
+    if (heldSource) heldSource.close();
+    live.setAttribute("sse-connect", address.pathname + address.search);
+    htmx.process(live);  // its address changed: htmx closes the old source and opens a new one
   }
   document.addEventListener("htmx:sseOpen", function (event) {
     const source = event.detail.source;
     if (!source) return;
+    heldSource = source;
     source.helloHeard = false;  // on every opening, a reconnection's too
     clearTimeout(source.helloWait);
     source.helloWait = setTimeout(function () { if (!source.helloHeard) letGo(source); }, HELLO_MS);

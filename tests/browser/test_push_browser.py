@@ -10,7 +10,7 @@ import time
 import requests
 from playwright.sync_api import Page, expect
 
-from .buffering_proxy import BufferingProxy
+from .proxies import Proxy
 from .conftest import SYNC_TIMEOUT_MS
 
 # Spies on what the page asks of the phone, installed before its scripts run.
@@ -580,7 +580,7 @@ def test_push_behind_a_proxy_that_buffers_the_page_polls_by_itself(push_server, 
     worked, so it never polled. The server's hello does not come at once through such a
     proxy: the page lets the connection go and polls, and another phone's change shows
     within the poll's 2 s."""
-    proxy = BufferingProxy(int(push_server.rsplit(":", 1)[1]))
+    proxy = Proxy(int(push_server.rsplit(":", 1)[1]), buffer_events=True)
     try:
         table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
         bruno = join(new_phone, proxy.url + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1])
@@ -608,3 +608,27 @@ def test_push_through_a_proxy_that_passes_events_on_push_stays_on(push_server, n
     bruno.wait_for_timeout(5000)  # past the time the hello is waited for
     expect(bruno.locator("html")).to_have_attribute("data-push", "on")
     assert bruno.polls == []
+
+
+def test_push_a_connection_that_dies_without_a_word_is_replaced_and_the_change_arrives(push_server, new_phone):
+    """Found on a real network: a router that forgot the connection left the page waiting
+    on it for good, every request on its dead sockets hanging with no end, the table never
+    updated and nothing said. After the held connection's silence the page opens a new one
+    from the version it shows, and every request gives up after htmx's timeout."""
+    proxy = Proxy(int(push_server.rsplit(":", 1)[1]))
+    try:
+        table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        bruno = join(new_phone, proxy.url + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1])
+        expect(bruno.locator("html")).to_have_attribute("data-push", "on")
+        proxy.cut_silently()
+        answer = requests.post(
+            f"{push_server}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 2},
+            headers={"Authorization": f"Bearer {table['seats'][0]['token']}"}, timeout=10,
+        )
+        assert answer.status_code == 200
+        # the silence the page waits for (35 s: the server speaks every 15 s), then a new
+        # connection and polls, each that lands on one of the browser's dead kept-alive
+        # connections given up after 6 s: about a minute here, where it waited for ever
+        expect(bruno.locator(".turn")).to_contain_text("10", timeout=150_000)
+    finally:
+        proxy.close()

@@ -34,7 +34,7 @@ def test_serve_prints_the_phone_address_and_serves_on_a_production_server(tmp_pa
     )
     try:
         first_line = process.stdout.readline()
-        assert "Phones on the same network open: http://" in first_line
+        assert first_line.startswith("Companion is running at http://") and "on this machine only" in first_line
         assert "localhost" not in first_line and f":{port}" in first_line
         for _attempt in range(100):
             try:
@@ -149,7 +149,7 @@ def test_port_0_prints_the_port_the_system_chose(tmp_path: Path):
     )
     try:
         first_line = process.stdout.readline()
-        address = first_line.rsplit(" ", 1)[1].strip()
+        address = re.search(r"http://\S+?(?=,|\s|$)", first_line).group(0)
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+", address) and not address.endswith(":0")
         assert requests.get(address + "/healthz", timeout=5).status_code == 204
     finally:

@@ -93,7 +93,7 @@ def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_
     try:
         # It prints an address it answers on, and says the phones cannot reach it there.
         said = "\n".join(printed)
-        assert f"Phones on the same network open: {url}\n" in said
+        assert f"Companion is running at {url}, on this machine only.\n" in said
         assert "phones cannot reach it" in said and "--host 0.0.0.0" in said
         assert f"Data folder: {data / 'companion'}\n" in said
 

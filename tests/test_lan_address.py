@@ -88,5 +88,5 @@ def test_a_laptops_own_hotspot_without_internet_gets_its_hotspot_address(tmp_pat
 
 def test_a_machine_with_no_network_says_the_phones_cannot_reach_it(tmp_path: Path):
     printed = serve_without_a_route(tmp_path)
-    assert printed[0] == "Companion is running. Phones on the same network open: http://127.0.0.1:PORT"
+    assert printed[0] == "Companion is running at http://127.0.0.1:PORT, on this machine only."
     assert printed[1].startswith("This machine has no network address but its own (127.0.0.1), so phones cannot reach it")

@@ -51,10 +51,12 @@ def serve(args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
         return 1
     address = public_base(port, public_url, args.host)
-    print(f"Companion is running. Phones on the same network open: {address}", flush=True)
     warning = unreachable_warning(args.host, public_url, address)
-    if warning:
+    if warning:  # no "phones open" this address: they cannot
+        print(f"Companion is running at {address}, on this machine only.", flush=True)
         print(warning, flush=True)
+    else:
+        print(f"Companion is running. Phones on the same network open: {address}", flush=True)
     if sys.stdout.isatty():
         code = qrcode.QRCode(border=2)
         code.add_data(address + "/")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import random
+import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -243,7 +245,7 @@ def test_unreachable_postgresql_is_a_sentence_at_start_not_a_traceback(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "companion", "serve", "--port", "0"],
         env={**os.environ, "COMPANION_DATABASE": "postgresql://nobody@127.0.0.1:1/none",
-             "COMPANION_INSTANCE": str(tmp_path)},
+             "COMPANION_DATABASE_WAIT": "2", "COMPANION_INSTANCE": str(tmp_path)},
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 1
@@ -362,3 +364,53 @@ def test_after_postgresql_was_away_for_half_a_minute_the_companion_is_back_withi
                 time.sleep(0.5)
     finally:
         server.stop()
+
+
+def test_a_companion_started_before_postgresql_waits_for_it(tmp_path):
+    """Both started at boot, the companion first: it says it waits, and serves once
+    PostgreSQL answers (found by the operations test: it exited at once)."""
+    server = PostgresServer().start()
+    database = server.new_database()
+    server.run(str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "fast", "stop")
+    try:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes", "1"],
+            env={**os.environ, "COMPANION_DATABASE": database, "COMPANION_INSTANCE": str(tmp_path)},
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        try:
+            said = process.stdout.readline()
+            assert said.startswith("Waiting for PostgreSQL at") and "up to 30 s" in said, said
+            server.start_again()
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if requests.get(f"http://127.0.0.1:{port}/healthz/database", timeout=2).status_code == 204:
+                        break
+                except requests.ConnectionError:
+                    pass
+                assert process.poll() is None and time.monotonic() < deadline, "the companion gave up or never served"
+                time.sleep(0.2)
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=30)
+    finally:
+        server.stop()
+
+
+def test_a_postgresql_that_answers_and_refuses_is_said_at_once_and_a_bad_wait_setting_too(postgres_server, tmp_path):
+    base = postgres_server.new_database().rsplit("/", 1)[0]
+    for environment, sentence in [
+        ({"COMPANION_DATABASE": base + "/no_such_database"}, "cannot be reached"),
+        ({"COMPANION_DATABASE": postgres_server.new_database(), "COMPANION_DATABASE_WAIT": "soon"}, "COMPANION_DATABASE_WAIT is how many seconds"),
+    ]:
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "serve", "--port", "0"],
+            env={**os.environ, **environment, "COMPANION_INSTANCE": str(tmp_path)}, capture_output=True, text=True, timeout=60,
+        )
+        assert done.returncode == 1 and sentence in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert "Waiting for PostgreSQL" not in done.stderr + done.stdout

@@ -401,11 +401,13 @@ def test_a_companion_started_before_postgresql_waits_for_it(tmp_path):
         server.stop()
 
 
-def test_a_postgresql_that_answers_and_refuses_is_said_at_once_and_a_bad_wait_setting_too(postgres_server, tmp_path):
+def test_a_postgresql_that_answers_and_refuses_is_said_at_once_and_bad_settings_too(postgres_server, tmp_path):
     base = postgres_server.new_database().rsplit("/", 1)[0]
     for environment, sentence in [
         ({"COMPANION_DATABASE": base + "/no_such_database"}, "cannot be reached"),
         ({"COMPANION_DATABASE": postgres_server.new_database(), "COMPANION_DATABASE_WAIT": "soon"}, "COMPANION_DATABASE_WAIT is how many seconds"),
+        ({"COMPANION_DATABASE": postgres_server.new_database(), "COMPANION_DATABASE_POOL": "eight"}, "COMPANION_DATABASE_POOL is how many connections"),
+        ({"COMPANION_DATABASE": postgres_server.new_database(), "COMPANION_DATABASE_POOL": "0"}, "from 1 to 100: '0' is not one."),
     ]:
         started = time.monotonic()
         done = subprocess.run(

@@ -229,6 +229,12 @@ def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None)
     for reading; every write is refused with a sentence. Anything else it cannot use
     raises DatabaseUnusable with a sentence. PostgreSQL is never frozen."""
     if postgres.is_url(str(path)):
+        if postgres.pool_size_setting() is None:
+            typed = os.environ.get("COMPANION_DATABASE_POOL", "").strip()
+            raise DatabaseUnusable(
+                "COMPANION_DATABASE_POOL is how many connections each server process keeps to PostgreSQL,"
+                f" from 1 to {postgres.POOL_SIZE_MOST}: {typed[:32]!r} is not one."
+            )
         _migrate_once_postgresql_answers(str(path))
         return False
     try:

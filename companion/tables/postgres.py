@@ -36,7 +36,21 @@ CHANNEL = "companion_tables"
 LOCK_NAMESPACE = 0x636F6D70  # "comp"
 # Connections per server process. A request holds one only while it reads or writes (no
 # held phone connection keeps one while it waits), so a few serve thousands of phones.
-POOL_SIZE = int(os.environ.get("COMPANION_DATABASE_POOL", "8"))
+DEFAULT_POOL_SIZE, POOL_SIZE_MOST = 8, 100
+
+
+def pool_size_setting() -> int | None:
+    """COMPANION_DATABASE_POOL, 1 to POOL_SIZE_MOST (DEFAULT_POOL_SIZE when unset); None when
+    it is something else, which open_database says in a sentence at start."""
+    typed = os.environ.get("COMPANION_DATABASE_POOL", "").strip()
+    if not typed:
+        return DEFAULT_POOL_SIZE
+    if typed.isascii() and typed.isdigit() and 1 <= int(typed) <= POOL_SIZE_MOST:
+        return int(typed)
+    return None
+
+
+POOL_SIZE = pool_size_setting() or DEFAULT_POOL_SIZE
 # How long a request waits for a pooled connection when none can be made (PostgreSQL
 # unreachable) before it is answered 503 with a sentence.
 POOL_WAIT_SECONDS = 3.0

@@ -11,7 +11,6 @@ import logging
 import os
 import sqlite3
 import threading
-import time
 import weakref
 from contextlib import closing
 from pathlib import Path
@@ -178,48 +177,6 @@ def connect(
     return db
 
 
-# A machine that starts PostgreSQL and the companion at once (both services at boot) may
-# start the companion first: it waits this long for PostgreSQL to answer at all.
-DATABASE_WAIT_SECONDS = 30
-DATABASE_WAIT_MOST = 3600
-
-
-def database_wait_seconds() -> int:
-    """COMPANION_DATABASE_WAIT, in whole seconds (0 to DATABASE_WAIT_MOST), or the default."""
-    typed = os.environ.get("COMPANION_DATABASE_WAIT", "").strip()
-    if not typed:
-        return DATABASE_WAIT_SECONDS
-    if not (typed.isascii() and typed.isdigit()) or int(typed) > DATABASE_WAIT_MOST:
-        raise DatabaseUnusable(
-            f"COMPANION_DATABASE_WAIT is how many seconds to wait for PostgreSQL at start, from 0 to"
-            f" {DATABASE_WAIT_MOST}: {typed[:32]!r} is not one."
-        )
-    return int(typed)
-
-
-def _migrate_once_postgresql_answers(url: str) -> None:
-    """Migrate; while no PostgreSQL server answers at all (not started yet), try again every
-    second for database_wait_seconds(). A server that answers and refuses (a wrong password,
-    no such database) is said at once."""
-    deadline = time.monotonic() + database_wait_seconds()
-    said = False
-    while True:
-        try:
-            postgres.migrate(url)
-            return
-        except postgres.storage_errors() as error:
-            no_answer = "FATAL:" not in str(error)  # libpq's words for a server that answered and refused
-            if not no_answer or time.monotonic() >= deadline:
-                raise DatabaseUnusable(f"The database {postgres.shown(url)} cannot be reached: {error}") from error
-            if not said:
-                logging.getLogger("companion").warning(
-                    "Waiting for PostgreSQL at %s to answer (up to %s s; COMPANION_DATABASE_WAIT)...",
-                    postgres.shown(url), database_wait_seconds(),
-                )
-                said = True
-            time.sleep(1)
-
-
 def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None) -> bool:
     """Bring the database to the current schema; whether it must be read frozen.
 
@@ -229,13 +186,13 @@ def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None)
     for reading; every write is refused with a sentence. Anything else it cannot use
     raises DatabaseUnusable with a sentence. PostgreSQL is never frozen."""
     if postgres.is_url(str(path)):
-        if postgres.pool_size_setting() is None:
-            typed = os.environ.get("COMPANION_DATABASE_POOL", "").strip()
-            raise DatabaseUnusable(
-                "COMPANION_DATABASE_POOL is how many connections each server process keeps to PostgreSQL,"
-                f" from 1 to {postgres.POOL_SIZE_MOST}: {typed[:32]!r} is not one."
-            )
-        _migrate_once_postgresql_answers(str(path))
+        try:
+            postgres.setting(*postgres.POOL_SETTING)
+            postgres.migrate_once_it_answers(str(path))
+        except ValueError as wrong:
+            raise DatabaseUnusable(str(wrong)) from None
+        except postgres.storage_errors() as error:
+            raise DatabaseUnusable(f"The database {postgres.shown(str(path))} cannot be reached: {error}") from error
         return False
     try:
         migrate(path, pragmas)

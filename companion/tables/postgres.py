@@ -18,6 +18,7 @@ acting on one table never lose an update.
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import re
 import threading
@@ -36,21 +37,35 @@ CHANNEL = "companion_tables"
 LOCK_NAMESPACE = 0x636F6D70  # "comp"
 # Connections per server process. A request holds one only while it reads or writes (no
 # held phone connection keeps one while it waits), so a few serve thousands of phones.
-DEFAULT_POOL_SIZE, POOL_SIZE_MOST = 8, 100
+# The settings read from the environment: (default, least, most, what the number is).
+POOL_SETTING = "COMPANION_DATABASE_POOL", (8, 1, 100, "how many connections each server process keeps to PostgreSQL")
+# A machine that starts PostgreSQL and the companion at once (both services at boot) may
+# start the companion first: it waits this long for PostgreSQL to answer at all.
+WAIT_SETTING = "COMPANION_DATABASE_WAIT", (30, 0, 3600, "how many seconds to wait for PostgreSQL at start")
 
 
-def pool_size_setting() -> int | None:
-    """COMPANION_DATABASE_POOL, 1 to POOL_SIZE_MOST (DEFAULT_POOL_SIZE when unset); None when
-    it is something else, which open_database says in a sentence at start."""
-    typed = os.environ.get("COMPANION_DATABASE_POOL", "").strip()
+def setting(name: str, bounds: tuple[int, int, int, str]) -> int:
+    """A whole-number setting from the environment, its default when unset; a ValueError
+    with a sentence when it is anything but a number within its bounds."""
+    default, least, most, meaning = bounds
+    typed = os.environ.get(name, "").strip()
     if not typed:
-        return DEFAULT_POOL_SIZE
-    if typed.isascii() and typed.isdigit() and 1 <= int(typed) <= POOL_SIZE_MOST:
-        return int(typed)
-    return None
+        return default
+    if not (typed.isascii() and typed.isdigit()) or not least <= int(typed) <= most:
+        raise ValueError(f"{name} is {meaning}, from {least} to {most}: {typed[:32]!r} is not one.")
+    return int(typed)
 
 
-POOL_SIZE = pool_size_setting() or DEFAULT_POOL_SIZE
+def _pool_size() -> int:
+    """Checked with a sentence when the companion starts (db.open_database); here, where a
+    pool is made later, anything wrong cannot reach: the default then."""
+    try:
+        return setting(*POOL_SETTING)
+    except ValueError:
+        return POOL_SETTING[1][0]
+
+
+POOL_SIZE = _pool_size()
 # How long a request waits for a pooled connection when none can be made (PostgreSQL
 # unreachable) before it is answered 503 with a sentence.
 POOL_WAIT_SECONDS = 3.0
@@ -347,6 +362,27 @@ def open_database(url: str) -> Database:
     """A Database on a connection of its own, outside any pool (tools, the tests)."""
     connection = connect(url)
     return Database(url, connection, lambda conn: conn.close())
+
+
+def migrate_once_it_answers(url: str) -> None:
+    """migrate(); while no PostgreSQL server answers at all (not started yet), try again every
+    second for COMPANION_DATABASE_WAIT seconds. A server that answers and refuses (a wrong
+    password, no such database) raises at once."""
+    wait = setting(*WAIT_SETTING)
+    deadline = time.monotonic() + wait
+    said = False
+    while True:
+        try:
+            return migrate(url)
+        except storage_errors() as error:
+            if "FATAL:" in str(error) or time.monotonic() >= deadline:  # libpq's words for a server that refused
+                raise
+            if not said:
+                logging.getLogger("companion").warning(
+                    "Waiting for PostgreSQL at %s to answer (up to %s s; %s)...", shown(url), wait, WAIT_SETTING[0]
+                )
+                said = True
+            time.sleep(1)
 
 
 def migrate(url: str) -> None:

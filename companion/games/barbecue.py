@@ -15,11 +15,10 @@ engine, its sentences, its part of the API's description and its scenes stay tog
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 from . import wormdice
-from .base import THREE, TWO, Fields, Game, Option, Scene, explain_ties, rank
+from .base import THREE, TWO, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing, shown
@@ -81,6 +80,7 @@ class Barbecue(wormdice.WormDiceGame):
     min_players = 2
     max_players = len(PLATE_COLOURS)
     dice = DICE
+    fields_not_read = ("take",)  # the worm-dice schemas are Pickomino's too: declining a steal
     spot_worms_range = SPOT_WORMS_RANGE  # the choices the start form offers per spot
     colour_names = PLATE_COLOUR_NAMES
     options = (
@@ -93,13 +93,6 @@ class Barbecue(wormdice.WormDiceGame):
             validate=check_spot_worms,
         ),
     )
-
-    @cached_property
-    def action_fields(self) -> dict[str, Fields]:
-        """The worm-dice actions' fields but "take": the API's schemas are shared with
-        Pickomino, whose players may decline a steal; nothing here would read it."""
-        shared = Game.action_fields.func(self)  # not super()'s: that would cache its own answer here too
-        return {kind: fields.without("take") for kind, fields in shared.items()}
 
     def api_schemas(self) -> ApiSchemas:
         spot_or_null = nullable({"type": "integer", "minimum": SPOT_VALUES[0], "maximum": SPOT_VALUES[-1]})

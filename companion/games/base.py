@@ -145,12 +145,16 @@ class Game:
         self.step(new_state, seat, action)
         return new_state
 
+    # Fields the API's schemas name, shared with another game, that nothing here reads.
+    fields_not_read: tuple[str, ...] = ()
+
     @cached_property
     def action_fields(self) -> dict[str, Fields]:
         """The fields each type of action may hold, as the game's schemas name them."""
         schemas = self.api_schemas()
         return {
-            schema["properties"]["type"]["const"]: Fields.of(schema, schemas.named) for schema in schemas.actions.values()
+            schema["properties"]["type"]["const"]: Fields.of(schema, schemas.named).without(*self.fields_not_read)
+            for schema in schemas.actions.values()
         }
 
     def replay(self, state: dict[str, Any], moves: Iterable[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
@@ -273,9 +277,11 @@ class Fields:
             cls.of(schema["items"], named_schemas) if "items" in schema else None,
         )
 
-    def without(self, name: str) -> Fields:
-        """These fields but `name`, of an object's."""
-        return self if self.named is None else replace(self, named={key: inner for key, inner in self.named.items() if key != name})
+    def without(self, *names: str) -> Fields:
+        """These fields but `names`, of an object's."""
+        if self.named is None or not names:
+            return self
+        return replace(self, named={key: inner for key, inner in self.named.items() if key not in names})
 
     def unknown(self, value: Any, path: tuple[str, ...] = ()) -> tuple[str, ...] | None:
         """The path to the first field of `value` these fields do not name, or None. Values

@@ -185,13 +185,21 @@ def moment(stamp: str | None) -> str:
 
 def dates_locale() -> Locale:
     """The page's language in the phone's own region where it names one: an en-GB phone
-    reads 26/11/2026 and 17:59 in English, not the American 11/26/26, 5:59 PM."""
-    language = str(get_locale())
-    if has_request_context():
-        for tag, _quality in request.accept_languages:
-            if language_of(tag) == language and "-" in tag.replace("_", "-"):
-                try:
-                    return Locale.parse(tag.replace("_", "-"), sep="-")
-                except (ValueError, UnknownLocaleError):
-                    continue  # a region Babel does not know: the next preference
+    reads 26/11/2026 and 17:59 in English, not the American 11/26/26, 5:59 PM. Found once
+    per request (a list of tables writes a date per line)."""
+    if not has_request_context():
+        return Locale.parse(DEFAULT_LANGUAGE)
+    found = g.get("dates_locale")
+    if found is None:
+        found = g.dates_locale = _regional(str(get_locale()))
+    return found
+
+
+def _regional(language: str) -> Locale:
+    for tag, _quality in request.accept_languages:
+        if language_of(tag) == language and "-" in tag.replace("_", "-"):
+            try:
+                return Locale.parse(tag.replace("_", "-"), sep="-")
+            except (ValueError, UnknownLocaleError):
+                continue  # a region Babel does not know: the next preference
     return Locale.parse(language)

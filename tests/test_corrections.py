@@ -310,3 +310,88 @@ def test_rule_6_a_corrected_roll_and_the_writes_on_it_as_the_phones_sent_them_ar
     assert [event["action"].get("roll") for event in log(client, table)[-3:]] == [None, None, None]
     assert undo(client, table, table.seats[2]).status_code == 200
     assert redo(client, table, table.seats[2]).get_json()["state"] == everything["state"]
+
+
+@pytest.fixture
+def stray_tap(client):
+    """Ana's turn was entered with a tap too many in front (1 × 3, line 1), then 5 worms and
+    a stop that took 28 (lines 2-3). Without the stray tap she would have taken 25."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for action in [{"type": "set_aside", "face": 3, "count": 1}, {"type": "set_aside", "face": W, "count": 5}, {"type": "stop"}]:
+        assert act(client, table, table.seats[0], action).status_code == 200
+    assert state(client, table)["state"]["stacks"] == [[28], []]
+    return table
+
+
+def test_rule_6_an_undone_action_left_out_is_not_redone_and_the_rest_is(client, stray_tap):
+    assert undo(client, stray_tap, stray_tap.host, **{"from": 1}).status_code == 200
+    before = state(client, stray_tap)
+    response = redo(client, stray_tap, stray_tap.host, skip=True, expected_version=before["version"])
+    assert response.status_code == 200
+    skipped = response.get_json()
+    assert skipped["redo"] == {"redone": 0, "stopped": None, "skipped": 1}
+    assert skipped["version"] == before["version"] + 1  # every phone refreshes its redo offer
+    assert skipped["state"] == before["state"]  # nothing entered
+    assert [(event["seq"], event["undone"], event["skipped_version"]) for event in log(client, stray_tap)] == [
+        (1, True, 5), (2, True, None), (3, True, None)
+    ]
+    everything = redo(client, stray_tap, stray_tap.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 2, "stopped": None}
+    assert everything["state"]["stacks"] == [[25], []]
+    nothing = redo(client, stray_tap, stray_tap.host, skip=True)
+    assert (nothing.status_code, nothing.get_json()["code"]) == (409, "nothing_to_redo")
+
+
+def test_rule_6_a_tap_for_the_wrong_player_is_left_out_and_the_rest_is_redone(client):
+    """Lobo: the host tapped "leaves" for Ana when Bruno left, then Caio left. Going back
+    and entering Bruno's leave leaves Ana's wrong one in front of the offer ("redo all"
+    would make her leave); left out, Caio's leave is redone and Bruno's bonus is the 6."""
+    table = create(client, "lobo", ("Ana", "Bruno", "Caio"), {"deal_colors": True})
+    assert act(client, table, table.host, {"type": "abandon", "seat": 0}).status_code == 200
+    assert act(client, table, table.host, {"type": "abandon", "seat": 2}).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    assert act(client, table, table.host, {"type": "abandon", "seat": 1}).status_code == 200
+    first = redo(client, table, table.host, skip=True).get_json()
+    assert first["redo"]["skipped"] == 1
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 1, "stopped": None}
+    seats = everything["state"]["seats"]
+    assert [(seat["left"], seat["bonus"]) for seat in seats] == [(None, 0), (1, 6), (2, 3)]
+
+
+def test_rule_6_only_the_host_or_the_player_leaves_out_their_undone_action(client, stray_tap):
+    assert undo(client, stray_tap, stray_tap.host, **{"from": 1}).status_code == 200
+    before = state(client, stray_tap)
+    refused = redo(client, stray_tap, stray_tap.seats[1], skip=True)
+    assert (refused.status_code, refused.get_json()["code"]) == (403, "not_your_action")
+    assert refused.get_json()["error"] == "Only Ana or the host can skip Ana's action."
+    assert redo(client, stray_tap, None, skip=True).status_code == 401
+    for body in [{"skip": "yes"}, {"skip": 1}, {"skip": True, "all": True}]:
+        wrong = redo(client, stray_tap, stray_tap.host, **body)
+        assert (wrong.status_code, wrong.get_json()["code"]) == (400, "malformed_request")
+    stale = redo(client, stray_tap, stray_tap.host, skip=True, expected_version=before["version"] - 1)
+    assert (stale.status_code, stale.get_json()["code"]) == (409, "stale_version")
+    assert state(client, stray_tap) == before and all(event["skipped_version"] is None for event in log(client, stray_tap))
+    assert redo(client, stray_tap, stray_tap.seats[0], skip=True).status_code == 200  # Ana, her own
+
+
+def test_rule_6_the_host_leaves_out_an_undone_action_from_the_page_and_every_phone_sees_it(app, client, stray_tap):
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {stray_tap.id: {"host": stray_tap.host}}
+    page = host.get(f"/t/{stray_tap.id}").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    back = host.post(
+        f"/t/{stray_tap.id}/undo", data={"csrf_token": csrf, "expected_version": "3", "from": "1"}, headers={"HX-Request": "true"}
+    )
+    shown = html.unescape(back.text)
+    assert "Redo: Ana set aside 1 × 3" in shown and "Leave out: Ana set aside 1 × 3" in shown
+    left_out = host.post(
+        f"/t/{stray_tap.id}/redo", data={"csrf_token": csrf, "expected_version": "4", "skip": "yes"}, headers={"HX-Request": "true"}
+    )
+    assert left_out.status_code == 200
+    shown = html.unescape(left_out.text)
+    assert "Redo: Ana set aside 5 × worm" in shown and "Redo all that still apply (2)" in shown
+    assert "<strong>Ana</strong> set aside 1 × 3 <small>(undone, not to be redone)</small>" in shown
+    bruno = html.unescape(joined(app, stray_tap.seats[1]).get(f"/t/{stray_tap.id}").text)
+    assert "(undone, not to be redone)" in bruno and "Leave out" not in bruno  # a player sees the log, not the host's offer

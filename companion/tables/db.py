@@ -140,6 +140,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_tables ADD COLUMN moved_by_page TEXT;
     """,
+    # An undone action the host (or its player) chose not to redo: the table version that
+    # took it out of the redo offer (store.redoable). It stays in the log, undone.
+    """
+    ALTER TABLE events ADD COLUMN skipped_version INTEGER;
+    """,
 ]
 
 

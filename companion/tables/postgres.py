@@ -143,6 +143,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_tables ADD COLUMN moved_by_page TEXT;
     """,
+    # SQLite's migration 9: the version that took an undone action out of the redo offer
+    """
+    ALTER TABLE events ADD COLUMN skipped_version INTEGER;
+    """,
 ]
 
 

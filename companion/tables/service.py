@@ -579,6 +579,33 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
     return Redone(table, count, stopped)
 
 
+def skip(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> tuple[Table, dict[str, Any]]:
+    """Take the next undone action out of the redo offer without entering it: a wrong tap
+    that was gone back over (an action for the wrong player), or one the rules now refuse,
+    no longer stands in front of the rest. It stays in the log, undone; the table moves to
+    a new version, its state unchanged. The host, or a player for their own action."""
+    if viewer.anonymous:
+        raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
+    with writing(db, table_id):
+        table = load(db, table_id)
+        _check_expected_version(table, expected_version)
+        _refuse_closed(table)
+        _refuse_after_rematch(table)
+        pending = redoable(db, table)
+        if not pending:
+            raise ServiceError(409, "nothing_to_redo", N_("There is nothing to redo."))
+        event = pending[0]
+        if not viewer.host and viewer.seat != event["seat"]:
+            raise ServiceError(
+                403, "not_your_action", N_("Only %(name)s or the host can skip %(name)s's action.", name=table.names[event["seat"]])
+            )
+        version = table.version + 1
+        store.mark_skipped(db, table_id, event["seq"], version)
+        _save(db, table, table.state, version, viewer)
+    db.snapshots.put((table_id, table.version), table.state)
+    return table, event
+
+
 def _save(db, table: Table, state: dict[str, Any], version: int, viewer: Viewer) -> None:
     game = table.game
     status = "finished" if game.is_finished(state) else "playing"

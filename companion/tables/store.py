@@ -209,7 +209,7 @@ def moves(db, table_id: str, as_of: int | None = None) -> list[tuple[int, int, d
     return [(seq, seat, json.loads(action)) for seq, seat, action in rows]
 
 
-EVENT_COLUMNS = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of"
+EVENT_COLUMNS = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version"
 
 
 def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]:
@@ -232,8 +232,9 @@ def events_as_of(db, table_id: str, version: int) -> list[dict[str, Any]]:
     rows = db.execute(
         f"SELECT seq, seat, by_host, action, CASE WHEN {not_yet} THEN 0 ELSE undone END, at,"
         f" CASE WHEN {not_yet} THEN NULL ELSE undone_at END, CASE WHEN {not_yet} THEN NULL ELSE undone_version END,"
-        " redo_of FROM events WHERE table_id = ? AND seq <= ? ORDER BY seq",
-        [version, version, version, table_id, version],
+        " redo_of, CASE WHEN skipped_version > ? THEN NULL ELSE skipped_version END"
+        " FROM events WHERE table_id = ? AND seq <= ? ORDER BY seq",
+        [version, version, version, version, table_id, version],
     )
     return _event_dicts(rows)
 
@@ -250,8 +251,9 @@ def _event_dicts(rows) -> list[dict[str, Any]]:
             "undone_at": undone_at,
             "undone_version": undone_version,
             "redo_of": redo_of,
+            "skipped_version": skipped_version,
         }
-        for seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of in rows
+        for seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version in rows
     ]
 
 
@@ -259,7 +261,7 @@ def redoable(db, table_id: str, game, seat_in_turn_at, as_of: int | None = None)
     """The undone actions that can be entered again, in order: the log's appends and undos
     replayed in the order they happened (an event's seq is the version it made, an undo's
     is its undone_version). An undo puts the actions it undid in front of the list; a redo
-    takes its action out. An action entered anew is a correction and takes the place of
+    takes its action out, and so does a skip (its skipped_version: not to be redone). An action entered anew is a correction and takes the place of
     undone actions of its own seat, so what follows can be redone on top of it:
 
     - in a game of turns (`game.one_seat_at_a_time`), the undone action in front while it
@@ -280,12 +282,17 @@ def redoable(db, table_id: str, game, seat_in_turn_at, as_of: int | None = None)
         if event["undone"] and event["undone_version"] is not None:
             undos.setdefault(event["undone_version"], []).append(event)
     happenings = sorted(
-        [(event["seq"], "entered", [event]) for event in log] + [(version, "undone", undone) for version, undone in undos.items()],
+        [(event["seq"], "entered", [event]) for event in log]
+        + [(version, "undone", undone) for version, undone in undos.items()]
+        + [(event["skipped_version"], "skipped", [event]) for event in log if event["skipped_version"] is not None],
         key=lambda happening: happening[0],
     )
     pending: list[dict[str, Any]] = []
     correcting = None  # in a game of turns: the seat whose turn is being entered again
     for version, kind, touched in happenings:
+        if kind == "skipped":  # nothing entered: a corrected turn goes on
+            pending = [undone for undone in pending if undone["seq"] != touched[0]["seq"]]
+            continue
         if kind == "undone":
             if correcting is not None and seat_in_turn_at(version - 1) != correcting:
                 pending = _without_front_of(pending, correcting)  # that turn was over
@@ -376,6 +383,11 @@ def mark_undone_from(db, table_id: str, seq: int, version: int) -> int:
         [now(), version, table_id, seq],
     )
     return cursor.rowcount
+
+
+def mark_skipped(db, table_id: str, seq: int, version: int) -> None:
+    """The undone event `seq` is not to be redone, as of table `version` (redoable)."""
+    db.execute("UPDATE events SET skipped_version = ? WHERE table_id = ? AND seq = ?", [version, table_id, seq])
 
 
 def event_in_effect(db, table_id: str, seq: int) -> dict[str, Any] | None:

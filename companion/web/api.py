@@ -144,9 +144,14 @@ def post_redo(table_id: str):
     require_table(table_id)
     who = viewer(table_id)
     data = body(optional=True)
-    everything = data.get("all", False)
-    if not isinstance(everything, bool):
-        raise service.ServiceError(400, "malformed_request", N_('"all" must be true or false.'))
+    everything, skipping = data.get("all", False), data.get("skip", False)
+    if not isinstance(everything, bool) or not isinstance(skipping, bool):
+        raise service.ServiceError(400, "malformed_request", N_('"all" and "skip" must be true or false.'))
+    if everything and skipping:
+        raise service.ServiceError(400, "malformed_request", N_('Send "all" or "skip", not both.'))
+    if skipping:
+        table, skipped = service.skip(db, table_id, who, data.get("expected_version"))
+        return jsonify({**views.table_view(table, who), "redo": {"redone": 0, "stopped": None, "skipped": skipped["seq"]}})
     redone = service.redo(db, table_id, who, data.get("expected_version"), everything)
     stopped = redone.stopped
     return jsonify(

@@ -79,6 +79,11 @@ def game_schemas() -> dict[str, Any]:
             {
                 "expected_version": {**VERSION, "description": "409 stale_version if the table has moved on."},
                 "all": {"type": "boolean", "description": "Redo every undone action that still applies, in order."},
+                "skip": {
+                    "type": "boolean",
+                    "description": "Do not redo the next undone action: it leaves the redo offer, stays in the log "
+                    "undone (skipped_version), and the table moves to a new version. Not with all.",
+                },
             },
             required=[],
             description="Optional: an empty body redoes the next undone action.",
@@ -167,6 +172,9 @@ def table_schemas() -> dict[str, Any]:
                             "at": {"type": "string", "format": "date-time"},
                             "undone_at": nullable({"type": "string", "format": "date-time"}),
                             "redo_of": nullable({"type": "integer", "minimum": 1, "description": "The line this one enters again."}),
+                            "skipped_version": nullable(
+                                {"type": "integer", "minimum": 1, "description": "An undone line chosen not to be redone: the version that did."}
+                            ),
                             "text": TEXT,
                         },
                         required=["seq", "seat", "action", "undone", "at"],
@@ -181,10 +189,12 @@ def table_schemas() -> dict[str, Any]:
                     {
                         "redo": obj(
                             {
-                                "redone": {"type": "integer", "minimum": 1},
+                                "redone": {"type": "integer", "minimum": 0, "description": "0 only for a skip."},
                                 "stopped": nullable(ref("Error")),
+                                "skipped": {"type": "integer", "minimum": 1, "description": "A skip: the line not to be redone."},
                             },
-                            description="How many actions were entered again, and the refusal that stopped a redo of all.",
+                            description="How many actions were entered again, and the refusal that stopped a redo of all; "
+                            "for a skip, the line it took out of the redo offer.",
                         )
                     }
                 ),

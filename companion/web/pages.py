@@ -372,7 +372,12 @@ def close_table(table_id: str):
 
 @bp.post("/t/<table_id>/redo")
 def redo(table_id: str):
+    """Redo the next undone action, all that still apply (`all`), or none: `skip` takes the
+    next one out of the offer (a wrong tap that was gone back over)."""
+
     def write(db, viewer):
+        if request.form.get("skip") == "yes":
+            return service.skip(db, table_id, viewer, expected_version())[0]
         redone = service.redo(db, table_id, viewer, expected_version(), everything=request.form.get("all") == "yes")
         return redone.table, None if redone.stopped is None else render(redone.stopped.text)
 

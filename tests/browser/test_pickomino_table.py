@@ -364,6 +364,37 @@ def test_undo_by_the_player_who_acted_marks_the_log(live_server, new_phone, shot
     assert_not_reloaded(ana)
 
 
+def test_rule_6_the_host_leaves_a_stray_tap_out_of_the_redo(live_server, new_phone, shots_dir):
+    """Ana's turn got a stray 1 × 3 before her 2 worms. The host undoes both, leaves the
+    stray tap out (two taps: it asks once more) and redoes the worms: every phone's log
+    tells it."""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    set_aside(ana, 3, 1)
+    set_aside(ana, WORM, 2)
+    host = table.host
+    host.get_by_role("link", name="Go to the table").tap()
+    tap(host, "Undo the last action")
+    tap(host, "Undo the last action")
+    expect(host.get_by_role("button", name="Redo: Ana set aside 1 × 3")).to_be_visible()
+
+    version = table_version(host)
+    host.locator("summary", has_text="Do not redo it").tap()
+    leave_out = host.get_by_role("button", name="Leave out: Ana set aside 1 × 3")
+    expect(leave_out).to_be_visible()
+    assert table_version(host) == version  # the first tap changes nothing
+    assert leave_out.bounding_box()["height"] >= 44
+    fits_the_phone(host, shots_dir, "13-leave-out-of-the-redo")
+    leave_out.tap()
+    wait_for_new_version(host, version)
+    expect(log_lines(ana)).to_have_text(
+        ["Ana set aside 2 × worm (undone)", "Ana set aside 1 × 3 (undone, not to be redone)"], timeout=SYNC_TIMEOUT_MS
+    )
+    tap(host, "Redo: Ana set aside 2 × worm")
+    expect(ana.locator(".turn-total")).to_have_text("10", timeout=SYNC_TIMEOUT_MS)
+    expect(host.get_by_role("button", name=re.compile("^Redo"))).to_have_count(0)  # nothing left to redo
+
+
 def test_a_short_game_ends_with_the_ranking_and_the_tiebreak_sentence(live_server, new_phone, shots_dir):
     table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
     phones = {"Ana": join(new_phone, table, "Ana"), "Bruno": join(new_phone, table, "Bruno")}

@@ -30,6 +30,8 @@ from companion.server.notify import NOTIFIER_NAME
 from companion.tables import db as database_module, postgres
 
 from companion.tables.postgres import POOL_SIZE
+from companion import web
+from companion.tables import service
 from databases import PostgresServer, binaries
 from faults.workload import next_action
 from played import assert_error, bearer, rows
@@ -289,9 +291,10 @@ def test_postgresql_gone_is_a_503_with_a_sentence_and_the_companion_recovers_whe
             headers=bearer(table["host_token"]),
         )
         assert_error(refused, 503, "storage_unavailable")
+        assert refused.get_json()["error"] == str(web.DATABASE_UNREACHABLE)  # not this machine's disk
         assert client.get(f"/api/tables/{table['id']}").status_code == 503
         page = client.get(f"/t/{table['id']}")
-        assert page.status_code == 503 and "Tell the person running the companion" in page.text
+        assert page.status_code == 503 and str(web.DATABASE_UNREACHABLE) in page.text
         assert client.get("/healthz/database").status_code == 503
 
         server.start_again()
@@ -302,6 +305,30 @@ def test_postgresql_gone_is_a_503_with_a_sentence_and_the_companion_recovers_whe
             headers=bearer(table["host_token"]),
         )
         assert accepted.status_code == 200 and accepted.get_json()["version"] == 1
+    finally:
+        server.stop()
+
+
+def test_a_write_that_finds_postgresql_gone_says_the_database_is_out_of_reach_not_a_disk(tmp_path):
+    """The table was read, then PostgreSQL went away before the write: the refusal says the
+    database cannot be reached (not "a full disk"), and nothing was written."""
+    server = PostgresServer().start()
+    try:
+        url = server.new_database()
+        app = create_app({"DATABASE": url, "SECRET_KEY": "test", "TESTING": True})
+        table = app.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+        db = database_module.connect(url)
+        host = service.identify(db, table["id"], table["host_token"])
+        server.run(str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "fast", "stop")
+        with pytest.raises(service.ServiceError) as refused:
+            service.act(db, table["id"], host, {"type": "set_aside", "face": "worm", "count": 1, "seat": 0})
+        assert (refused.value.status, refused.value.code) == (503, "storage_unavailable")
+        assert refused.value.text == service.DATABASE_UNREACHABLE
+        server.start_again()
+        db.close()
+        db = database_module.connect(url)
+        assert service.load(db, table["id"]).version == 0  # nothing written
+        db.close()
     finally:
         server.stop()
 

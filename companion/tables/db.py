@@ -280,6 +280,12 @@ def is_storage_failure(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in STORAGE_FAILURE_CODES
 
 
+def is_database_unreachable(error: BaseException) -> bool:
+    """Whether `error` is a database server out of reach (PostgreSQL down, the network),
+    not this machine's disk."""
+    return isinstance(error, postgres.storage_errors())
+
+
 def get_db() -> sqlite_utils.Database:
     if "db" not in g:
         app = current_app._get_current_object()

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from . import store
-from .db import is_storage_failure, storage_errors
+from .db import is_database_unreachable, is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_, NP_, Text, shown
@@ -92,6 +92,10 @@ STORAGE_UNAVAILABLE = N_(
     "The companion cannot save anything right now: the machine it runs on has a full disk or cannot write"
     " its database. Nothing was changed. Tell the person running the companion, then try again."
 )
+DATABASE_UNREACHABLE = N_(
+    "The companion cannot reach its database right now: nothing was changed. Try again in a moment; if it goes"
+    " on, tell the person running the companion."
+)
 
 
 @contextmanager
@@ -106,7 +110,9 @@ def writing(db, *table_ids: str) -> Iterator[None]:
         if not is_storage_failure(error):
             raise
         logging.getLogger("companion").error("Could not write to the database: %s", error)
-        raise ServiceError(503, "storage_unavailable", STORAGE_UNAVAILABLE) from error
+        # PostgreSQL out of reach (a restart, the network) is no disk of this machine's
+        sentence = DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNAVAILABLE
+        raise ServiceError(503, "storage_unavailable", sentence) from error
 
 
 # --- creating -----------------------------------------------------------------------

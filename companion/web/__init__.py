@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import i18n, inputs
 from ..tables import service
-from ..tables.db import is_storage_failure, storage_errors
+from ..tables.db import is_database_unreachable, is_storage_failure, storage_errors
 from ..games import GAMES
 from ..games.text import N_, Text
 from ..i18n import render
@@ -126,6 +126,10 @@ STORAGE_UNREACHABLE = N_(
     "The companion cannot reach its saved games right now: the machine it runs on cannot read or write"
     " its database. Tell the person running the companion, then reload the page."
 )
+DATABASE_UNREACHABLE = N_(
+    "The companion cannot reach its database right now. Try again in a moment; if it goes on, tell the person"
+    " running the companion."
+)
 
 
 def storage_error(error: Exception):
@@ -134,9 +138,10 @@ def storage_error(error: Exception):
     if not is_storage_failure(error):
         raise error
     current_app.logger.error("Could not use the database: %s", error)
+    sentence = DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNREACHABLE  # PostgreSQL away
     if request.path.startswith("/api/"):
-        return api.error(503, "storage_unavailable", STORAGE_UNREACHABLE)
-    page = render_template("error.html", message=render(STORAGE_UNREACHABLE), status=503, retry_seconds=STORAGE_RETRY_SECONDS)
+        return api.error(503, "storage_unavailable", sentence)
+    page = render_template("error.html", message=render(sentence), status=503, retry_seconds=STORAGE_RETRY_SECONDS)
     response = make_response(page, 503)
     if request.headers.get("HX-Request"):
         response.headers["HX-Refresh"] = "true"  # the whole page says it, not a fragment inside the table

@@ -10,6 +10,7 @@ minute here), and the only one that checks the package as users get it.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -35,10 +36,13 @@ def installed(tmp_path_factory) -> Path:
     """The `companion` command of a fresh venv that installed the project's wheel."""
     work = tmp_path_factory.mktemp("installed")
     dist = work / "dist"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dist), str(PROJECT)],
-        check=True, cwd=work,
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "--wheel-dir", str(dist), str(PROJECT)],
+        check=True, cwd=work, capture_output=True, text=True,
     )
+    # a data folder setuptools does not know of (pyproject.toml's packages) may be left out
+    absent = re.findall(r"Package '([^']+)' is absent from the `packages` configuration", built.stdout + built.stderr)
+    assert not absent, f"add these to [tool.setuptools] packages in pyproject.toml: {sorted(set(absent))}"
     wheels = list(dist.glob("companion-*.whl"))
     assert len(wheels) == 1
     venv.create(work / "venv", with_pip=True)

@@ -260,3 +260,37 @@ def test_secrecy_recorded_colours_and_their_corrections_stay_with_their_holder(d
     drawn.check_everyone_sees_every_colour(["blue", "red", "yellow"])
     results = ana.client.get(f"/t/{drawn.id}/results").text
     assert "recorded the colour they drew: black." in results  # the log, corrections included
+
+
+def test_secrecy_an_undone_recorded_colour_is_redone_by_its_holder_not_the_host(drawn):
+    """The host redoing Bruno's undone colour would be told whether it clashes with one
+    revealed since (the rules' refusal names it) or see it taken: only Bruno redoes it,
+    and the host's refusal is the same whatever the colour. A colour the host entered
+    for a seat, the host knows: the host may redo that one."""
+    ana, bruno, caio = drawn.seats
+    assert drawn.post(bruno, {"type": "choose_color", "color": "blue"}).status_code == 200
+    assert drawn.undo(drawn.host).status_code == 200
+    assert drawn.post(caio, {"type": "choose_color", "color": "blue"}).status_code == 200
+    assert drawn.post(caio, {"type": "reveal"}).status_code == 200
+    host = drawn.host
+    for body in [{}, {"all": True}]:
+        refused = host.client.post(f"/api/tables/{drawn.id}/redo", json=body, headers=host.headers)
+        assert (refused.status_code, refused.get_json()["code"]) == (403, "secret_action")
+        assert refused.get_json()["error"] == "Only Bruno can redo “Bruno recorded the colour they drew.”: it holds their secret."
+    answer = host.client.post(
+        f"/t/{drawn.id}/redo",
+        data={"csrf_token": csrf_of(host.client), "expected_version": str(drawn.api(drawn.anonymous)["version"]), "all": "no"},
+        headers={"HX-Request": "true"},
+    )
+    drawn.assert_secret(host, "answer to redo", answer.text)  # the page says the same
+    assert "it holds their secret" in answer.text.replace("&#39;", "'")
+    # Bruno himself is told why his own is refused: Caio's colour is public
+    own = bruno.client.post(f"/api/tables/{drawn.id}/redo", json={}, headers=bruno.headers)
+    assert (own.status_code, own.get_json()["code"]) == (422, "color_taken")
+    drawn.check_everyone()
+
+    # a colour the host recorded for a seat without a phone: the host redoes it
+    assert drawn.tap(host, {"type": "choose_color", "color": "yellow"}, seat=0).status_code == 200
+    assert drawn.undo(host).status_code == 200
+    assert host.client.post(f"/api/tables/{drawn.id}/redo", json={}, headers=host.headers).status_code == 200
+    assert drawn.true_colors()[0] == "yellow"

@@ -526,6 +526,16 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
         raise ServiceError(
             403, "not_your_action", N_("Only %(name)s or the host can redo %(name)s's action.", name=table.names[event["seat"]])
         )
+    hidden = table.game.redact_action(table.state, event["seat"], event["action"], viewer.seat) != event["action"]
+    if hidden and viewer.seat != event["seat"] and not event["by_host"]:
+        # The rules' answer would tell a secret of the seat's (Lobo: a colour another player
+        # revealed since is refused, naming it), and so would redoing it or not.
+        line = table.game.describe_action(table.state, event["seat"], event["action"])
+        raise ServiceError(
+            403,
+            "secret_action",
+            N_("Only %(name)s can redo “%(name)s %(line)s”: it holds their secret.", name=table.names[event["seat"]], line=line),
+        )
     try:
         return table.game.apply(table.state, event["seat"], action)  # entered again: checked as new
     except RuleError as error:

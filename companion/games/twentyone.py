@@ -473,11 +473,13 @@ class TwentyOne(Game):
         return {key: value for key, value in action.items() if key not in PAGE_GUARDS}
 
     def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
-        """The host acts for the roller while they may still act, else for the first seat waiting."""
+        """The host acts for the roller while they may still act (whose move it is), else for
+        the one seat still writing; while several are, the host names one (a guess would
+        write on someone else's sheet)."""
         actors = self.actors(state)
-        if not actors:
-            return None
-        return state["active"] if state["active"] in actors else actors[0]
+        if state["active"] in actors:
+            return state["active"]
+        return actors[0] if len(actors) == 1 else None
 
     def scores(self, state: dict[str, Any]) -> list[int]:
         return [sheet["total"] for sheet in state["sheets"]]

@@ -342,3 +342,18 @@ def test_an_action_with_a_field_its_game_does_not_have_is_refused_and_not_logged
 
 def test_seat_and_expected_version_are_fields_of_every_action(api, table):
     api.accept(table, table.host, {**set_aside("worm", 2), "seat": ANA, "expected_version": 0})
+
+
+def test_the_host_names_the_seat_while_several_twenty_one_players_are_still_writing(api):
+    """docs/api.md: without "seat" the host acts for the seat whose move it is. Once the
+    roller has written, two others still writing: neither is, and a guess would write on
+    the wrong sheet. With one left, that one's."""
+    table = api.create(("Ana", "Bruno", "Caio"), game="twenty-one")
+    dice = {"white": 3, "black": 3, "red": 3, "blue": 3, "yellow": 3, "green": 3}
+    api.accept(table, table.host, {"type": "roll", "dice": dice})
+    api.accept(table, table.host, {"type": "cross"})  # the roller's, while they may still write
+    with api.changes_nothing(table):
+        assert_error(api.act(table, table.host, {"type": "cross"}), 422, "seat_required")
+    api.accept(table, table.host, {"type": "cross", "seat": 2})
+    api.accept(table, table.host, {"type": "cross"})  # Bruno, the one left
+    assert [entry["seat"] for entry in api.log(table)] == [0, 0, 2, 1]

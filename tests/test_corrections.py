@@ -395,3 +395,20 @@ def test_rule_6_the_host_leaves_out_an_undone_action_from_the_page_and_every_pho
     assert "<strong>Ana</strong> set aside 1 × 3 <small>(undone, not to be redone)</small>" in shown
     bruno = html.unescape(joined(app, stray_tap.seats[1]).get(f"/t/{stray_tap.id}").text)
     assert "(undone, not to be redone)" in bruno and "Leave out" not in bruno  # a player sees the log, not the host's offer
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        pytest.param("undo", {"form": 1}, id="undo_from_misspelt"),  # would undo the last action only
+        pytest.param("undo", {"expected_versoin": 0}, id="undo_expected_version_misspelt"),  # would skip the check
+        pytest.param("redo", {"al": True}, id="redo_all_misspelt"),  # would redo just one
+    ],
+)
+def test_rule_6_a_misspelt_field_of_undo_or_redo_is_refused_and_changes_nothing(client, played, path, body):
+    assert undo(client, played, played.host, **{"from": 3}).status_code == 200  # something to redo
+    before, lines = state(client, played), log(client, played)
+    response = client.post(f"/api/tables/{played.id}/{path}", json=body, headers=bearer(played.host))
+    assert (response.status_code, response.get_json()["code"]) == (400, "malformed_request")
+    assert response.get_json()["error"] == f"This request has no field called {next(iter(body))}."
+    assert (state(client, played), log(client, played)) == (before, lines)

@@ -11,7 +11,7 @@ from .. import inputs
 from ..tables import service
 from ..tables.db import get_db
 from ..games.errors import RuleError
-from ..games.text import N_
+from ..games.text import N_, shown
 from ..i18n import render
 from . import views
 from .links import join_url
@@ -46,10 +46,12 @@ def http_error(exc: HTTPException):
     return response, status
 
 
-def body(optional: bool = False) -> dict[str, Any]:
-    """The request's JSON object; an empty body stands for {} where it is `optional`.
-    Only a body marked as JSON is read: a cross-site form can send text/plain, never
-    application/json, so this keeps other sites' pages from acting here."""
+def body(fields: tuple[str, ...] | None = None, optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object, with no field but `fields` if given (a misspelt one would be
+    ignored: "option" for "options" started another game than asked); an empty body
+    stands for {} where it is `optional`. Only a body marked as JSON is read: a cross-site
+    form can send text/plain, never application/json, so this keeps other sites' pages
+    from acting here."""
     raw = request.get_data()
     if optional and not raw:
         return {}
@@ -58,6 +60,11 @@ def body(optional: bool = False) -> dict[str, Any]:
     data = inputs.load_json(raw)
     if not isinstance(data, dict):
         raise service.ServiceError(400, "malformed_json", inputs.NOT_JSON)
+    unknown = [] if fields is None else sorted(set(data) - set(fields))  # actions: their game checks them
+    if unknown:
+        raise service.ServiceError(
+            400, "malformed_request", N_("This request has no field called %(field)s.", field=shown(unknown[0]))
+        )
     return data
 
 
@@ -89,7 +96,7 @@ def openapi():
 
 @bp.post("/tables")
 def create_table():
-    data = body()
+    data = body(("game", "players", "options"))
     created = service.create_table(get_db(), data.get("game"), data.get("players"), data.get("options", {}))
     table = created.table
     payload = {
@@ -133,7 +140,7 @@ def post_undo(table_id: str):
     db = get_db()
     require_table(table_id)
     who = viewer(table_id)
-    data = body(optional=True)
+    data = body(("expected_version", "from"), optional=True)
     table = service.undo(db, table_id, who, data.get("expected_version"), data.get("from"))
     return jsonify(views.table_view(table, who))
 
@@ -143,7 +150,7 @@ def post_redo(table_id: str):
     db = get_db()
     require_table(table_id)
     who = viewer(table_id)
-    data = body(optional=True)
+    data = body(("expected_version", "all", "skip"), optional=True)
     everything, skipping = data.get("all", False), data.get("skip", False)
     if not isinstance(everything, bool) or not isinstance(skipping, bool):
         raise service.ServiceError(400, "malformed_request", N_('"all" and "skip" must be true or false.'))

@@ -49,6 +49,7 @@ def game_schemas() -> dict[str, Any]:
                     "options": ref(f"{name}OptionsRequest"),
                 },
                 required=["game", "players"],
+                additionalProperties=False,
             )
         )
     return {
@@ -73,6 +74,7 @@ def game_schemas() -> dict[str, Any]:
                 },
             },
             required=[],
+            additionalProperties=False,
             description="Optional: an empty body undoes without a version check.",
         ),
         "RedoRequest": obj(
@@ -86,6 +88,7 @@ def game_schemas() -> dict[str, Any]:
                 },
             },
             required=[],
+            additionalProperties=False,
             description="Optional: an empty body redoes the next undone action.",
         ),
     }

@@ -140,6 +140,12 @@ def test_create_table_with_an_option_the_game_lacks_is_422(app, client, game):
         pytest.param(
             {"game": "pickomino", "players": ["Ana", "Bruno"], "options": []}, 400, "malformed_request", id="options_an_empty_list"
         ),
+        pytest.param(  # a misspelt field would start another game than asked (deal_colors left at its default)
+            {"game": "lobo", "players": ["Ana", "Bruno"], "option": {"deal_colors": False}},
+            400,
+            "malformed_request",
+            id="a_field_misspelt",
+        ),
     ],
 )
 def test_create_table_refuses_bad_input_and_creates_nothing(app, client, payload, status, code):

@@ -323,6 +323,7 @@ class Qwixx(Game):
                     return
         state["active"] = (state["active"] + 1) % len(state["players"])
         state["step"], state["roll"], state["waiting_for"] = "roll", None, []
+        state["active_crossed"] = False  # of the turn that begins (the state says so to the API)
 
     # --- words ----------------------------------------------------------------------
     def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:

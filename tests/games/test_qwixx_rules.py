@@ -172,6 +172,16 @@ def test_qwixx_penalty_when_the_active_seat_crossed_nothing_others_never():
     assert [sheet["penalties"] for sheet in state["sheets"]] == [1, 0, 0]
 
 
+def test_qwixx_penalty_what_the_state_says_the_active_seat_crossed_is_of_this_turn():
+    """The API's state tells whether the active seat crossed this turn: the next turn starts
+    with nothing crossed, whatever the last active seat did."""
+    state = everyone(play(new_game(), (0, roll(3, 4))), "red", None, None)
+    assert GAME.public_state(state, None)["active_crossed"]
+    state = play(state, (0, PASS_COLOUR))  # crossed in step 1: no penalty, and the turn passes
+    assert state["active"] == 1 and not GAME.public_state(state, None)["active_crossed"]
+    assert not GAME.passing_costs_a_penalty(state, 1)  # nothing rolled yet: nothing to pass
+
+
 def test_qwixx_end_at_the_fourth_penalty_at_once():
     state = new_game(["Ana", "Bruno"])
     state["sheets"][0]["penalties"] = 3

@@ -83,7 +83,7 @@ def test_rule_5_writing_on_someone_elses_sheet_is_refused_403_and_the_host_may_w
     assert state["state"]["sheets"][2]["rows"][0]["fields"][0]["crossed"] is True
 
 
-def test_rule_5_the_host_without_a_seat_acts_for_the_roller_first(client):
+def test_rule_5_the_host_without_a_seat_acts_for_the_roller_first_then_names_the_seat(client):
     table = create(client)
     host = table["host_token"]
     state = post(client, table, host, roll(ONES)).get_json()
@@ -92,8 +92,12 @@ def test_rule_5_the_host_without_a_seat_acts_for_the_roller_first(client):
     assert state["state"]["rerolled"] is True
     state = post(client, table, host, CROSS).get_json()  # Ana's cross
     assert state["state"]["waiting_for"] == [1, 2]
-    state = post(client, table, host, CROSS).get_json()  # then the first seat still writing
+    refused = post(client, table, host, CROSS)  # Bruno's or Caio's? a guess could be the wrong sheet
+    assert (refused.status_code, refused.get_json()["code"]) == (422, "seat_required")
+    state = post(client, table, host, {**CROSS, "seat": 1}).get_json()
     assert state["state"]["waiting_for"] == [2]
+    state = post(client, table, host, CROSS).get_json()  # the one seat left: Caio's
+    assert state["state"]["sheets"][2]["rows"][0]["fields"][0]["crossed"]
 
 
 def test_rule_5_api_state_shape(client):

@@ -226,7 +226,7 @@ def create_app(config: dict | None = None) -> Flask:
         )
     Babel(app, locale_selector=i18n.select_locale)
     i18n.install_template_gettext(app)
-    app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment)
+    app.jinja_env.filters.update(number=i18n.number, moment=i18n.moment, names=i18n.names)
     app.after_request(i18n.say_which_language)
     Htmx(app)
     app.after_request(_security_headers)

@@ -16,8 +16,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 from flask_babel import format_decimal, get_locale, get_translations
+from markupsafe import Markup
 
-from .games.text import Text
+from .games.text import Text, isolated
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT_LANGUAGE = "en"
@@ -114,7 +115,12 @@ def _localized(value: Any) -> Any:
         return localized_numbers(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return whole_number(value)
+    if isinstance(value, str):
+        return isolated(value)
     return value
+
+
+
 
 
 def whole_number(value: int) -> str:
@@ -166,6 +172,12 @@ def render_all(value: Any) -> Any:
     if isinstance(value, list):
         return [render_all(item) for item in value]
     return value
+
+
+def names(players: list[str]) -> Markup:
+    """Players' names in a line of text (a template filter), each isolated (<bdi>): an
+    Arabic or Hebrew name between the commas would otherwise reorder them."""
+    return Markup(", ").join(Markup("<bdi>{}</bdi>").format(name) for name in players)
 
 
 def number(value: Any) -> Any:

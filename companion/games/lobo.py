@@ -17,7 +17,7 @@ from typing import Any
 from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
-from .text import N_, NC_, NP_, Text, listing, shown
+from .text import N_, NC_, NP_, Text, isolated, listing, shown
 
 COLORS = ("red", "blue", "yellow", "black")
 # A context of their own: the Portuguese box calls the red flock "encarnado".
@@ -514,7 +514,7 @@ def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:
             "%(names)s tied on %(num)s points with meadows of the same size (%(meadow)s): they share the place.",
             tied[0]["score"], names=names, meadow=NP_("%(num)s sheep", "%(num)s sheep", meadows[0]),
         )
-    sizes = ", ".join(f"{entry['name']} {entry['meadow']}" for entry in tied)
+    sizes = ", ".join(f"{isolated(entry['name'])} {entry['meadow']}" for entry in tied)
     if len(set(meadows)) < len(meadows):
         return NP_(
             "%(names)s tied on %(num)s point; the larger meadow decided (%(sizes)s), and those with equal meadows share the place.",

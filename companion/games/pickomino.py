@@ -8,7 +8,7 @@ from . import wormdice
 from .base import THREE, TWO, Option, Scene, explain_ties, rank
 from .errors import MalformedAction, RuleError
 from .schema import SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
-from .text import N_, NP_, Text, listing
+from .text import N_, NP_, Text, isolated, listing
 
 TILE_VALUES = range(21, 37)
 TILE_WORMS = {value: 1 + (value - 21) // 4 for value in TILE_VALUES}  # 21–24: 1 … 33–36: 4
@@ -301,7 +301,7 @@ def _tiebreak_sentence(tied: list[dict[str, Any]]) -> Text:
     names = listing([entry["name"] for entry in tied])
     if all(entry["best"] == 0 for entry in tied):
         return N_("%(names)s tied with no tiles: they share the place.", names=names)
-    tiles = ", ".join(f"{entry['name']} {entry['best']}" for entry in tied)
+    tiles = ", ".join(f"{isolated(entry['name'])} {entry['best']}" for entry in tied)
     return NP_(
         "%(names)s tied on %(num)s worm; the highest tile decided (%(tiles)s).",
         "%(names)s tied on %(num)s worms; the highest tile decided (%(tiles)s).",

@@ -7,6 +7,8 @@ them in the reader's language. `N_`, `NC_` and `NP_` are the extraction keywords
 
 from __future__ import annotations
 
+import functools
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -79,3 +81,16 @@ def shown(text: str) -> str:
     """Text a request sent, as a sentence shows it: at most SHOWN_LENGTH characters, then
     "…". Not for the companion's own text (the names of seated players)."""
     return text if len(text) <= SHOWN_LENGTH else text[:SHOWN_LENGTH] + "…"
+
+
+FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+
+
+@functools.lru_cache(maxsize=4096)
+def isolated(text: str) -> str:
+    """`text` (a player's name) set apart from the words around it when it is written right
+    to left (Arabic, Hebrew): otherwise the score after "שלמה" is read before it, and a
+    list's commas move. Other text, and text whose names are set apart already, as it is."""
+    if FIRST_STRONG_ISOLATE not in text and any(unicodedata.bidirectional(char) in ("R", "AL") for char in text):
+        return FIRST_STRONG_ISOLATE + text + POP_DIRECTIONAL_ISOLATE
+    return text

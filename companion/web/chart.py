@@ -4,8 +4,9 @@ page and for the image its Share button sends."""
 
 from __future__ import annotations
 
-
 from markupsafe import Markup, escape
+
+from ..games.text import isolated
 
 # Distinguishable on the dark and the light theme and in print (ColorBrewer's Dark2 and Set1).
 SERIES_COLOURS = ("#e6a23c", "#3c8de0", "#d9534f", "#2fa36b", "#9b6bd3", "#8c6d46", "#e377c2")
@@ -56,7 +57,7 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
         parts.append(f'<rect x="{LEFT}" y="{legend_y - 18}" width="28" height="16" rx="3" fill="{colour}"/>')
         parts.append(
             f'<text x="{LEFT + 38}" y="{legend_y}" font-size="{LEGEND_FONT}" fill="{ink}">'
-            f"{escape(names[seat])}: {points[-1]}</text>"
+            f"{escape(isolated(names[seat]))}: {points[-1]}</text>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -14,7 +14,7 @@ from flask_babel import format_decimal, gettext
 from ..tables import history, rematch, service
 from .. import i18n, inputs
 from ..tables.db import get_db
-from ..games.text import N_, Text, listing
+from ..games.text import N_, Text, isolated, listing
 from ..i18n import render
 from . import chart, export, views
 from . import session as phone
@@ -79,7 +79,7 @@ def results_chart(db, table: service.Table, ink: str = "currentColor"):
 def share_text(view: dict[str, Any], game_title: str, started: str) -> str:
     """The results as a message for the group's chat, in the reader's language."""
     lines = [f"{game_title} · {i18n.moment(started)}"]
-    lines += [f"{entry['place']}. {entry['name']}: {entry['score']}" for entry in view["ranking"]]
+    lines += [f"{entry['place']}. {isolated(entry['name'])}: {entry['score']}" for entry in view["ranking"]]
     lines += list(dict.fromkeys(entry["tiebreak"] for entry in view["ranking"] if entry["tiebreak"]))
     return "\n".join(lines)
 

@@ -137,7 +137,7 @@ def test_rule_5_phones_roll_by_tapping_a_face_per_die_and_write_by_ticking_dice(
     faces = {f"action.dice.{color}": str(value) for color, value in dice(3, 1, 6, 2, 5, 4).items()}
     response = tap(ana, table, {"action": '{"type": "roll"}', **faces})
     assert response.status_code == 200
-    assert "Waiting for: Ana, Bruno, Caio" in response.text
+    assert "Waiting for: <bdi>Ana</bdi>, <bdi>Bruno</bdi>, <bdi>Caio</bdi>" in response.text  # each name isolated
     # Bruno's sheet B, row 1: red 6, blue 5, white 4, yellow 3, green 2, black 1
     page = bruno.get(f"/t/{table['id']}").text
     assert 'value="red"' in page and "→ field 6" in page  # the red 6 fits the field 6: a hit
@@ -145,7 +145,7 @@ def test_rule_5_phones_roll_by_tapping_a_face_per_die_and_write_by_ticking_dice(
     response = tap(bruno, table, {"action": '{"type": "cross", "row": 0}', "action.colors[]": ["red"]})
     assert response.status_code == 422 and "not both" in response.text
     response = tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["red", "white"]})
-    assert response.status_code == 200 and "Waiting for: Ana, Caio" in response.text
+    assert response.status_code == 200 and "Waiting for: <bdi>Ana</bdi>, <bdi>Caio</bdi>" in response.text
     assert "Your row" not in response.text  # Bruno has written: no more controls this round
     sheet = client.get(f"/api/tables/{table['id']}").get_json()["state"]["sheets"][1]
     assert [(f["color"], f["entry"], f["hit"]) for f in sheet["rows"][0]["fields"][:3]] == [

@@ -538,12 +538,30 @@
 // The table screen (body.tv, read from across the room): a name wider than its place is a
 // single long word (app.css wraps names between words only), so it is drawn smaller, down
 // to two thirds of its size but never under 16 px, before the stylesheet's ellipsis shows.
+// A TV cannot scroll: should the whole screen still be taller or wider than the window
+// (the most players with long names, a longer language, a 720p TV), every size drawn from
+// the screen's unit (--u) shrinks a step at a time, down to four fifths.
 (function () {
   "use strict";
   var NAMES = ".player-name, .rank-name, .qx-name, .tw-name";
-  function fitNames(root) {
+  var LEAST_SCALE = 0.8;
+  function fitScreen() {
+    var body = document.body, page = document.documentElement;
+    body.style.removeProperty("--u");
+    var unit = Math.min(window.innerWidth, window.innerHeight * 1.7778) / 100;  // app.css's --u
+    var scale = 1;
+    while ((page.scrollHeight > window.innerHeight || page.scrollWidth > window.innerWidth) && scale > LEAST_SCALE) {
+      scale = Math.max(LEAST_SCALE, scale * 0.96);
+      body.style.setProperty("--u", unit * scale + "px");
+    }
+  }
+  function fit() {
     if (!document.body.classList.contains("tv")) return;
-    root.querySelectorAll(NAMES).forEach(function (name) {
+    fitScreen();
+    fitNames();  // every name, as a smaller unit changed the room each has
+  }
+  function fitNames() {
+    document.querySelectorAll(NAMES).forEach(function (name) {
       name.style.fontSize = "";
       var size = parseFloat(getComputedStyle(name).fontSize);
       var least = Math.max(16, size * 2 / 3);
@@ -553,7 +571,7 @@
       }
     });
   }
-  document.addEventListener("DOMContentLoaded", function () { fitNames(document); });
-  document.addEventListener("htmx:load", function (event) { fitNames(event.detail.elt); });
-  window.addEventListener("resize", function () { fitNames(document); });
+  document.addEventListener("DOMContentLoaded", fit);
+  document.addEventListener("htmx:load", fit);
+  window.addEventListener("resize", fit);
 })();

@@ -13,10 +13,11 @@ from playwright.sync_api import Page, expect
 
 from companion.games import GAMES
 
-from .late_tables import BUILDERS, NAMES, PHASES
+from .late_tables import BUILDERS, NAMES, PHASES, ApiTable
 
 TV = (1920, 1080)
 TABLET = (1280, 800)
+HD = (1280, 720)  # many TVs' browsers lay pages out at 720p
 UHD = (3840, 2160)
 # Read from three metres on a 1080p TV: no name or score under this size (CSS pixels), and
 # no key number (a score, the turn's total, a tile: what the templates mark key-number)
@@ -61,9 +62,11 @@ MEASURE = """([names, scores]) => {
 }"""
 
 
-def open_screen(new_phone, server_url: str, table_id: str, size: tuple[int, int]) -> Page:
+def open_screen(new_phone, server_url: str, table_id: str, size: tuple[int, int], locale: str = "en-GB") -> Page:
     width, height = size
-    screen = new_phone(viewport={"width": width, "height": height}, is_mobile=False, has_touch=False, device_scale_factor=1)
+    screen = new_phone(
+        viewport={"width": width, "height": height}, is_mobile=False, has_touch=False, device_scale_factor=1, locale=locale
+    )
     screen.goto(f"{server_url}/t/{table_id}/screen")
     expect(screen.locator("#screen")).to_be_visible()
     return screen
@@ -194,3 +197,35 @@ def test_every_player_count_of_each_game_fits_a_1080p_tv(live_server, new_phone,
             screen.goto(f"{live_server.url}/t/{table.id}/screen")
             expect(screen.locator("#screen")).to_be_visible()
             check_fits(screen, players, phase == "finished", f"{slug}, {players} players, {phase}, 1920 x 1080", tie=False)
+
+
+def everyone_choosing(url: str) -> ApiTable:
+    """Qwixx at its most players, the dice just rolled: every player still to choose for the
+    white sum, which the dice box says, with the sheets."""
+    table = ApiTable(url, "qwixx", GAMES["qwixx"].max_players)
+    table.act(0, {"type": "roll", "dice": {"white1": 3, "white2": 4, "red": 2, "yellow": 5, "green": 6, "blue": 1}})
+    return table
+
+
+HD_CASES = [
+    ("qwixx", "choosing", "en-GB"), ("qwixx", "choosing", "pt-PT"), ("qwixx", "choosing", "fr-FR"),
+    ("twenty-one", "late", "en-GB"), ("twenty-one", "finished", "ro-RO"), ("pickomino", "finished", "en-GB"),
+]
+
+
+@pytest.mark.parametrize("slug, phase, locale", HD_CASES)
+def test_the_table_screen_fits_a_720p_tv_at_the_most_players_in_every_language(
+    live_server, new_phone, shots_dir, slug, phase, locale
+):
+    """What did not fit a 720p TV (or, for Qwixx's white sum, a 1080p one): the most
+    players, long names, a longer language. The page shrinks to fit rather than scroll."""
+    players = GAMES[slug].max_players
+    table = everyone_choosing(live_server.url) if phase == "choosing" else BUILDERS[slug](live_server.url, players, phase)
+    finished = phase == "finished"
+    for size in (HD, TV):
+        where = f"{slug}, {players} players, {phase}, {locale}, {size[0]} x {size[1]}"
+        screen = open_screen(new_phone, live_server.url, table.id, size, locale)
+        found = check_fits(screen, players, finished, where)
+        small = [(item["text"], item["size"]) for item in found["names"] + found["scores"] if item["size"] < LEAST_TEXT_PX]
+        assert not small, f"{where}: under {LEAST_TEXT_PX} px: {small}"
+        screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-{locale}-{size[0]}.png"))

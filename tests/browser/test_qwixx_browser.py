@@ -71,3 +71,22 @@ def test_qwixx_a_turn_on_three_phones_white_sum_for_all_colour_sum_for_the_activ
     for phone in phones:
         assert phone.evaluate("window.notReloaded") is True
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # nothing wider than the phone
+
+
+def test_qwixx_at_five_players_the_buttons_come_right_after_the_players_own_sheet(new_phone, live_server, shots_dir):
+    """Five sheets at 360 px are three screens: a player's buttons sit under their own sheet
+    (the other sheets follow them), so each white sum is crossed without scrolling past four
+    other sheets, in the first screen and a half."""
+    names = ["Ana", "Bruno", "Caio", "Davi", "Ema"]
+    table = live_server.create(names, game="qwixx")
+    ana = join(new_phone, table["seats"][0]["join_url"], "Ana")
+    davi = join(new_phone, table["seats"][3]["join_url"], "Davi")
+    tap_roll(ana, ROLL)
+    cross = davi.get_by_role("button", name="Cross 7 in red")
+    expect(cross).to_be_visible()
+    own = davi.locator('.qx-sheet[data-seat="3"]').bounding_box()
+    button = cross.bounding_box()
+    others = [davi.locator(f'.qx-sheet[data-seat="{seat}"]').bounding_box() for seat in (0, 1, 2, 4)]
+    assert own["y"] < button["y"] < min(other["y"] for other in others)
+    assert button["y"] + button["height"] <= 1.5 * 740, f"the white sum's buttons start at {button['y']} px"
+    davi.screenshot(path=str(shots_dir / "qwixx-5-controls-under-own-sheet.png"), full_page=True)

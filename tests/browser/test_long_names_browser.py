@@ -12,6 +12,8 @@ from playwright.sync_api import Page, expect
 
 from companion.games import GAMES
 
+from .late_tables import BUILDERS, NAMES
+
 LONGEST = ("W" * 24, "M" * 24)
 
 
@@ -70,3 +72,33 @@ def test_the_longest_names_fit_a_finished_games_table_and_results_on_a_phone(liv
     assert width(phone) <= 360
     phone.goto(f"{live_server.url}/t/{created['id']}/results")
     assert width(phone) <= 360
+
+
+def test_the_game_nights_and_players_tables_and_the_hosts_header_fit_the_narrowest_phones(live_server, new_phone):
+    """The game night's table (seven players with long names) on the results page, a
+    player's page in French (longer headings) at 360 px, and the host's header (the table,
+    Rules, Join codes) at 320 px in every language."""
+    finished = BUILDERS["pickomino"](live_server.url, 7, "finished")
+    phone = new_phone()
+    phone.goto(finished.join_urls[1])  # the 24 letters of Wolfeschlegelsteinhausen
+    phone.get_by_role("button", name="Rematch").tap()
+    expect(phone.locator(".who")).to_contain_text(NAMES[1])
+    phone.goto(f"{live_server.url}/t/{finished.id}/results")
+    expect(phone.get_by_role("heading", name="Game night")).to_be_visible()
+    assert width(phone) <= 360
+    french = new_phone(locale="fr-FR")
+    french.goto(f"{live_server.url}/players/{NAMES[1]}")
+    expect(french.locator(".player-stats").first).to_be_visible()
+    assert width(french) <= 360
+    for locale in ("en-GB", "pt-PT", "fr-FR", "ro-RO"):
+        host = new_phone(locale=locale, viewport={"width": 320, "height": 640})
+        host.goto(f"{live_server.url}/")
+        host.locator("select[name=game]").select_option(value="pickomino")
+        host.locator("input[name=player]").nth(0).fill("Ana")
+        host.locator("input[name=player]").nth(1).fill("Bruno")
+        host.locator("input[name=player]").nth(1).press("Enter")
+        expect(host).to_have_url(re.compile(r"/t/\w+/join$"))
+        host.goto(host.url.removesuffix("/join"))
+        expect(host.locator("header .small-link")).to_have_count(2)  # Rules, Join codes
+        host.wait_for_load_state()
+        assert width(host) <= 320, locale

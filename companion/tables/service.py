@@ -197,8 +197,6 @@ def insert_table(db, game: Game, names: list[str], options: dict[str, Any] | Non
         table_id = "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
         if store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens):
             break  # else the id was taken: draw another
-    for seat, entries in game.memories(effective, deal).items():
-        store.remember(db, game.slug, names[seat], entries)
     row = store.table_row(db, table_id)
     return Created(Table(row, names, game, state), host_token, seat_tokens)
 
@@ -626,6 +624,11 @@ def _save(db, table: Table, state: dict[str, Any], version: int, viewer: Viewer)
     game = table.game
     status = "finished" if game.is_finished(state) else "playing"
     store.update_table(db, table.id, version, status, game.current_seat(state), viewer.page)
+    if status == "finished":
+        # What players set up here (a copied sheet) starts their next tables once a game
+        # was played on it: a table started and dropped (a slip, a stranger's) changes none.
+        for seat, entries in game.memories(table.row["options"], table.row["deal"]).items():
+            store.remember(db, game.slug, table.names[seat], entries)
     table.state = state
     table.row = {**table.row, "version": version, "status": status}
 

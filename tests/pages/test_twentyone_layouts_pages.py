@@ -52,12 +52,27 @@ def create(client, players, options):
     return response.get_json()["table"]
 
 
+def played(client, players, options):
+    """A table created and played to its end (five rounds of ones, every die entered)."""
+    response = client.post("/api/tables", json={"game": "twenty-one", "players": players, "options": options})
+    assert response.status_code == 201, response.get_json()
+    host = {"Authorization": f"Bearer {response.get_json()['host_token']}"}
+    table = response.get_json()["table"]
+    ones = {color: 1 for color in COLORS}
+    while table["status"] != "finished":
+        url = f"/api/tables/{table['id']}/actions"
+        table = client.post(url, json={"type": "roll", "dice": ones, "seat": table["current_seat"]}, headers=host).get_json()
+        for seat in range(len(players)):
+            table = client.post(url, json={"type": "enter", "colors": list(COLORS), "seat": seat}, headers=host).get_json()
+    return table
+
+
 def colors_of(sheet):
     return [[f["color"] for f in row["fields"]] for row in sheet["rows"]]
 
 
 def test_a_copied_sheet_is_remembered_for_the_players_next_tables_with_that_letter(client):
-    create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
+    played(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
     # Ana (whatever the case of her name) plays sheet C again: her copy is used
     table = create(client, ["Dora", "ana"], {"sheets": ["A", "C"]})
     assert colors_of(table["state"]["sheets"][1]) == PRINTED and table["state"]["sheets"][1]["copied"] is True
@@ -71,18 +86,29 @@ def test_a_copied_sheet_is_remembered_for_the_players_next_tables_with_that_lett
 
 
 def test_a_newer_copy_replaces_the_remembered_one_and_a_given_layout_wins(client):
-    create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
+    played(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
     again = [list(reversed(row)) for row in PRINTED]
-    table = create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [again, None]})
+    table = played(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [again, None]})
     assert colors_of(table["state"]["sheets"][0]) == again
     table = create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"]})
     assert colors_of(table["state"]["sheets"][0]) == again
 
 
 def test_remembered_sheets_survive_the_replay_of_the_table(client):
-    create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
+    played(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
     table = create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"]})
     assert colors_of(client.get(f"/api/tables/{table['id']}").get_json()["state"]["sheets"][0]) == PRINTED
+
+
+def test_a_copied_sheet_of_a_table_not_played_to_its_end_is_not_remembered(client):
+    """Anyone may start a table: one started with a slip in a copied sheet (or by someone
+    else, under Ana's name) and dropped changes none of Ana's next tables."""
+    wrong = [list(reversed(row)) for row in PRINTED]
+    played(client, ["Ana", "Bruno"], {"sheets": ["C", "A"], "sheet_layouts": [PRINTED, None]})
+    dropped = create(client, ["ana", "Zed"], {"sheets": ["C", "A"], "sheet_layouts": [wrong, None]})
+    assert colors_of(dropped["state"]["sheets"][0]) == wrong  # that table is as it was set up
+    table = create(client, ["Ana", "Bruno"], {"sheets": ["C", "A"]})
+    assert colors_of(table["state"]["sheets"][0]) == PRINTED
 
 
 # --- the start form ---------------------------------------------------------------------------

@@ -401,6 +401,20 @@ def test_the_table_screen_is_live_read_only_with_its_own_link_and_qr_code(app, c
     assert changed.status_code == 200 and "Ana took 21 from the grill." in changed.get_data(as_text=True)
 
 
+def test_the_table_screen_of_a_game_without_turns_to_tell_says_its_last_action_in_effect(app, client):
+    """Lobo, Twenty One and Qwixx keep no turn's outcome: the screen says the last action
+    still in effect, as the log does (an undone one no longer), with no secret in it."""
+    table = create(client, "lobo", ("Ana", "Bruno", "Caio"), {"deal_colors": False})
+    assert "last-line" not in client.get(f"/t/{table.id}/screen").text  # nothing done yet
+    act(client, table, table.seats[1], {"type": "choose_color", "color": "blue"})
+    act(client, table, table.seats[0], {"type": "abandon"})
+    screen = client.get(f"/t/{table.id}/screen").text
+    assert re.search(r'class="outcome last-line"[^>]*><strong>Ana</strong> left the game', screen), screen
+    client.post(f"/api/tables/{table.id}/undo", headers=bearer(table.seats[0]))
+    screen = client.get(f"/t/{table.id}/screen").text
+    assert "<strong>Bruno</strong> recorded the colour they drew." in screen and "blue" not in screen
+
+
 def test_the_table_screen_shows_no_secret_colour_and_no_token_even_on_a_players_device(app, client):
     table = create(client, "lobo", ("Ana", "Bruno"))
     ana = joined(app, table.seats[0])

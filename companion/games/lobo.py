@@ -428,13 +428,14 @@ class Lobo(Game):
         state["ended"] = END_TILES_PLACED
 
     def _enter_meadows(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        meadows = _meadows(action.get("meadows"))  # a malformed entry is one whenever it is sent (400)
         if state["ended"] is None:
             raise RuleError(
                 "not_ended",
                 N_("Meadows are counted at the end: first say that all tiles are placed (or everyone leaves)."),
             )
         holder = state["seats"][seat]
-        holder["meadows"] = _meadows(action.get("meadows"))
+        holder["meadows"] = meadows
         # counted in the open, the shepherd tile shown (apply checks it is the player's own)
         holder["revealed"] = holder["revealed"] or holder["color"] is not None
 

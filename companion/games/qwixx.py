@@ -256,12 +256,17 @@ class Qwixx(Game):
         state["waiting_for"] = list(range(len(state["players"])))
         state["active_crossed"] = False
 
-    def _row(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
-        if "row" not in action:
-            raise MalformedAction(N_('Say the row: "row" is red, yellow, green, blue, or null to pass.'))
-        row = action["row"]
+    @staticmethod
+    def _row_sent(action: dict[str, Any]) -> str | None:
+        """The row an action names, as sent: malformed whenever it is sent (400), so checked
+        before the step it comes in."""
+        row = action.get("row", ...)
         if row is not None and not isinstance(row, str):
             raise MalformedAction(N_('Say the row: "row" is red, yellow, green, blue, or null to pass.'))
+        return row
+
+    def _row(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
+        row = self._row_sent(action)
         if row is not None and row not in ROWS:
             raise RuleError("unknown_row", N_("Qwixx has no %(row)s row: the rows are red, yellow, green and blue.", row=shown(row)))
         if row in state["locked"]:
@@ -269,6 +274,7 @@ class Qwixx(Game):
         return row
 
     def _white(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        self._row_sent(action)
         if state["step"] == "roll":
             raise RuleError("roll_first", N_("Roll the dice first: it is %(name)s's turn to roll.", name=state["players"][state["active"]]))
         if state["step"] == "colour" or seat not in state["waiting_for"]:
@@ -292,6 +298,7 @@ class Qwixx(Game):
                 state["step"] = "colour"
 
     def _colour(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+        self._row_sent(action)
         require_seat_turn(state["active"], seat, state["players"])
         if state["step"] == "roll":
             raise RuleError("roll_first", N_("Roll the dice first: it is %(name)s's turn to roll.", name=state["players"][seat]))

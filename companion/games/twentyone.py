@@ -574,6 +574,9 @@ class TwentyOne(Game):
 
     def _require_writer(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
         """The checks entering and crossing share; returns the seat's current row."""
+        seen_row = action.get("row")
+        if seen_row is not None and (isinstance(seen_row, bool) or not isinstance(seen_row, int)):
+            raise MalformedAction(N_("The row must be a whole number."))  # malformed whenever it is sent (400)
         if state["roll"] is None:
             raise RuleError(
                 "no_roll",
@@ -582,10 +585,7 @@ class TwentyOne(Game):
         if seat not in state["waiting_for"]:
             raise RuleError("already_written", N_("You have already written on your sheet this round: wait for the next roll."))
         sheet = state["sheets"][seat]
-        seen_row = action.get("row")
         if seen_row is not None:
-            if isinstance(seen_row, bool) or not isinstance(seen_row, int):
-                raise MalformedAction(N_("The row must be a whole number."))
             if seen_row != sheet["row"]:
                 raise RuleError(
                     "not_current_row",
@@ -601,10 +601,10 @@ class TwentyOne(Game):
         return sheet["rows"][sheet["row"]]
 
     def _enter(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        row = self._require_writer(state, seat, action)
         colors = action.get("colors")
         if not isinstance(colors, list) or not all(isinstance(color, str) for color in colors):
             raise MalformedAction(N_('The dice to enter are a list of their colours ("colors").'))
+        row = self._require_writer(state, seat, action)
         if not colors:
             raise RuleError("nothing_to_enter", N_("Choose at least one die to enter, or cross out a field."))
         fields = {field["color"]: field for field in row["fields"]}

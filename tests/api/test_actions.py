@@ -357,3 +357,21 @@ def test_the_host_names_the_seat_while_several_twenty_one_players_are_still_writ
     api.accept(table, table.host, {"type": "cross", "seat": 2})
     api.accept(table, table.host, {"type": "cross"})  # Bruno, the one left
     assert [entry["seat"] for entry in api.log(table)] == [0, 0, 2, 1]
+
+
+@pytest.mark.parametrize(
+    "game, action",
+    [
+        pytest.param("twenty-one", {"type": "enter", "colors": "white"}, id="twenty_one_colours_not_a_list"),
+        pytest.param("twenty-one", {"type": "cross", "row": "first"}, id="twenty_one_row_not_a_number"),
+        pytest.param("lobo", {"type": "meadows", "meadows": "x"}, id="lobo_meadows_not_a_list"),
+        pytest.param("qwixx", {"type": "white", "row": ["red"]}, id="qwixx_white_row_not_a_name"),
+        pytest.param("qwixx", {"type": "colour", "row": 3}, id="qwixx_colour_row_not_a_name"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_400_even_before_the_moment_it_could_be_sent(api, game, action):
+    """docs/api.md: wrong types are 400 and against the rules 422. A malformed action is
+    malformed whenever it comes: before the roll, or before the end, too."""
+    table = api.create(("Ana", "Bruno"), game=game)
+    with api.changes_nothing(table):
+        assert_error(api.act(table, table.seat(0), action), 400, "malformed_action")

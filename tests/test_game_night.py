@@ -43,7 +43,11 @@ def test_game_night_the_results_show_the_evenings_wins_and_points_across_rematch
     assert night_rows(page) == [("Ana", "1", "28", "2"), ("Bruno", "1", "27", "2"), ("Caio", "0", "25", "2")]
     assert sum(PICKOMINO_SCORES.values()) * 2 == 28 + 27 + 25
     rematch(host, second)  # a third game starts: the first table's results count it
-    assert "Game 1 of 3 tonight" in client.get(f"/t/{first.id}/results").get_data(as_text=True)
+    page = client.get(f"/t/{first.id}/results").get_data(as_text=True)
+    assert "Game 1 of 3 tonight" in page
+    # the links to the night's games mark the one shown
+    current = re.findall(r'<a class="btn small-link primary" href="/t/(\w+)" aria-current="page">(\d)</a>', page)
+    assert current == [(first.id, "1")]
 
 
 def test_game_night_a_players_page_counts_their_game_nights(app, client):

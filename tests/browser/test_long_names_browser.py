@@ -102,3 +102,6 @@ def test_the_game_nights_and_players_tables_and_the_hosts_header_fit_the_narrowe
         expect(host.locator("header .small-link")).to_have_count(2)  # Rules, Join codes
         host.wait_for_load_state()
         assert width(host) <= 320, locale
+        for link in host.locator("header .small-link").all():  # a thumb's size, "Rules" too
+            box = link.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, (locale, link.text_content(), box)

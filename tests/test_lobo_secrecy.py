@@ -10,6 +10,7 @@ recorded then corrected count as secrets too.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass
@@ -284,6 +285,10 @@ def test_secrecy_an_undone_recorded_colour_is_redone_by_its_holder_not_the_host(
     )
     drawn.assert_secret(host, "answer to redo", answer.text)  # the page says the same
     assert "it holds their secret" in answer.text.replace("&#39;", "'")
+    # and offers the host no redo that would be refused: only leaving it out
+    page = html.unescape(host.client.get(f"/t/{drawn.id}").text)
+    assert "Only Bruno can redo “Bruno recorded the colour they drew.”: it holds their secret." in page
+    assert "Redo: Bruno" not in page and "Redo all" not in page and "Leave out: Bruno recorded the colour they drew." in page
     # Bruno himself is told why his own is refused: Caio's colour is public
     own = bruno.client.post(f"/api/tables/{drawn.id}/redo", json={}, headers=bruno.headers)
     assert (own.status_code, own.get_json()["code"]) == (422, "color_taken")

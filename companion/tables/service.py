@@ -518,14 +518,21 @@ class Redone:
     stopped: ServiceError | None  # why a redo of everything stopped early, if it did
 
 
+def _holds_a_secret_from(table: Table, viewer: Viewer, event: dict[str, Any]) -> bool:
+    """Whether the undone `event` holds a secret of its seat's that `viewer` may not read
+    (Lobo's recorded colour), so only its seat redoes it (or the host who entered it)."""
+    if viewer.seat == event["seat"] or event["by_host"]:
+        return False
+    return table.game.redact_action(table.state, event["seat"], event["action"], viewer.seat) != event["action"]
+
+
 def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     """The state with `event` entered again as `action` (Game.redone)."""
     if not viewer.host and viewer.seat != event["seat"]:
         raise ServiceError(
             403, "not_your_action", N_("Only %(name)s or the host can redo %(name)s's action.", name=table.names[event["seat"]])
         )
-    hidden = table.game.redact_action(table.state, event["seat"], event["action"], viewer.seat) != event["action"]
-    if hidden and viewer.seat != event["seat"] and not event["by_host"]:
+    if _holds_a_secret_from(table, viewer, event):
         # The rules' answer would tell a secret of the seat's (Lobo: a colour another player
         # revealed since is refused, naming it), and so would redoing it or not.
         line = table.game.describe_action(table.state, event["seat"], event["action"])
@@ -671,5 +678,10 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
     for event in pending:
         if not viewer.host and viewer.seat != event["seat"]:
             break
-        offer.append({**event, "line": table.game.describe_action(table.state, event["seat"], event["action"])})
+        secret = _holds_a_secret_from(table, viewer, event)
+        if secret and offer:
+            break  # "redo all" stops before it: its seat redoes it
+        offer.append({**event, "line": table.game.describe_action(table.state, event["seat"], event["action"]), "secret": secret})
+        if secret:
+            break  # in front: it can only be left out here
     return offer

@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from companion.tables import service
+from companion.tables.db import connect
 from played import bearer, create, joined
 from databases import on_both_databases
 
@@ -412,3 +414,44 @@ def test_rule_6_a_misspelt_field_of_undo_or_redo_is_refused_and_changes_nothing(
     assert (response.status_code, response.get_json()["code"]) == (400, "malformed_request")
     assert response.get_json()["error"] == f"This request has no field called {next(iter(body))}."
     assert (state(client, played), log(client, played)) == (before, lines)
+
+
+def test_rule_6_a_tap_from_a_page_shown_before_a_skip_is_taken_as_the_skip_changed_nothing(client):
+    """A page is out of date only when what changed matters to its tap: leaving an undone
+    action out changes nothing on the table, so a tap from before it is taken (Lobo)."""
+    table = create(client, "lobo", ("Ana", "Bruno", "Caio"), {"deal_colors": True})
+    assert act(client, table, table.seats[0], {"type": "reveal"}).status_code == 200
+    assert undo(client, table, table.seats[0]).status_code == 200
+    shown = state(client, table)["version"]  # Bruno's page
+    assert redo(client, table, table.seats[0], skip=True).status_code == 200
+    late = client.post(
+        f"/api/tables/{table.id}/actions", json={"type": "reveal", "expected_version": shown}, headers=bearer(table.seats[1])
+    )
+    assert late.status_code == 200, late.get_json()
+    assert undo(client, table, table.seats[1]).status_code == 200  # an undo since still makes a page stale
+    stale = client.post(
+        f"/api/tables/{table.id}/actions", json={"type": "reveal", "expected_version": shown}, headers=bearer(table.seats[2])
+    )
+    assert (stale.status_code, stale.get_json()["code"]) == (409, "stale_version")
+
+
+def test_rule_6_what_could_be_redone_before_a_skip_still_counts_the_line_left_out(app, client, stray_tap):
+    assert undo(client, stray_tap, stray_tap.host, **{"from": 1}).status_code == 200
+    before = state(client, stray_tap)["version"]
+    assert redo(client, stray_tap, stray_tap.host, skip=True).status_code == 200
+    db = connect(app.config["DATABASE"])
+    try:
+        table = service.load(db, stray_tap.id)
+        assert [event["seq"] for event in service.redoable(db, table, as_of=before)] == [1, 2, 3]
+        assert [event["seq"] for event in service.redoable(db, table)] == [2, 3]
+    finally:
+        db.close()
+
+
+def test_rule_6_a_line_entered_again_then_undone_and_left_out_is_marked_on_every_copy(client, stray_tap):
+    assert undo(client, stray_tap, stray_tap.host, **{"from": 1}).status_code == 200
+    assert redo(client, stray_tap, stray_tap.host).status_code == 200  # line 5 enters line 1 again
+    assert undo(client, stray_tap, stray_tap.host).status_code == 200
+    assert redo(client, stray_tap, stray_tap.host, skip=True).get_json()["redo"]["skipped"] == 1
+    marked = [(event["seq"], event["redo_of"]) for event in log(client, stray_tap) if event["skipped_version"] is not None]
+    assert marked == [(1, None), (5, 1)]

@@ -383,7 +383,8 @@ def _check_tap_is_current(db, table: Table, seat: int, action: dict[str, Any], e
         return
     if 0 <= seen < table.version:
         later = store.actions_after(db, table.id, seen)
-        undone_since = len(later) != table.version - seen  # each undo made a version and no event
+        # each undo made a version and no event; so did each skip, which changed nothing
+        undone_since = len(later) + store.skips_after(db, table.id, seen) != table.version - seen
         if not undone_since and not any(
             table.game.tap_depends_on(table.state, seat, action, earlier_seat, earlier_action)
             for earlier_seat, earlier_action in later

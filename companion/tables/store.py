@@ -386,8 +386,20 @@ def mark_undone_from(db, table_id: str, seq: int, version: int) -> int:
 
 
 def mark_skipped(db, table_id: str, seq: int, version: int) -> None:
-    """The undone event `seq` is not to be redone, as of table `version` (redoable)."""
-    db.execute("UPDATE events SET skipped_version = ? WHERE table_id = ? AND seq = ?", [version, table_id, seq])
+    """The undone event `seq` is not to be redone, as of table `version` (redoable); so
+    are the undone lines that entered it again (the log marks each copy of it)."""
+    db.execute(
+        "UPDATE events SET skipped_version = ? WHERE table_id = ? AND (seq = ? OR redo_of = ?) AND undone = 1"
+        " AND skipped_version IS NULL",
+        [version, table_id, seq, seq],
+    )
+
+
+def skips_after(db, table_id: str, version: int) -> int:
+    """How many table versions after `version` were skips (each made a version, no event)."""
+    return db.execute(
+        "SELECT count(DISTINCT skipped_version) FROM events WHERE table_id = ? AND skipped_version > ?", [table_id, version]
+    ).fetchone()[0]
 
 
 def event_in_effect(db, table_id: str, seq: int) -> dict[str, Any] | None:

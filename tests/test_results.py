@@ -413,6 +413,13 @@ def test_the_table_screen_of_a_game_without_turns_to_tell_says_its_last_action_i
     client.post(f"/api/tables/{table.id}/undo", headers=bearer(table.seats[0]))
     screen = client.get(f"/t/{table.id}/screen").text
     assert "<strong>Bruno</strong> recorded the colour they drew." in screen and "blue" not in screen
+    for color in ["red", "yellow"] * 8:  # Caio corrects his colour sixteen times; the host goes back over all
+        act(client, table, table.seats[2], {"type": "choose_color", "color": color})
+    back = client.post(f"/api/tables/{table.id}/undo", json={"from": 4}, headers=bearer(table.host))  # the undo made version 3
+    assert back.status_code == 200, back.get_json()
+    assert "<strong>Bruno</strong> recorded the colour they drew." in client.get(f"/t/{table.id}/screen").text
+    act(client, table, table.host, {"type": "end"})
+    assert re.search(r"<strong>Ana</strong> [^<]+ <small>\(entered by the host\)</small>", client.get(f"/t/{table.id}/screen").text)
 
 
 def test_the_table_screen_shows_no_secret_colour_and_no_token_even_on_a_players_device(app, client):

@@ -294,7 +294,17 @@ def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None)
     """The event log as `viewer` may read it: secrets in actions (Lobo's recorded colours)
     are redacted by the game, in the action and in its sentence (`line`, a Text to render
     in the reader's language). With `latest`, only that many of the newest events."""
-    entries = store.events(db, table.id, latest)
+    return _described(db, table, store.events(db, table.id, latest), viewer)
+
+
+def last_in_effect(db, table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any] | None:
+    """The newest action still in effect, as the log shows it to `viewer`, if any."""
+    last = store.last_event_in_effect(db, table.id)
+    return None if last is None else _described(db, table, [store.event(db, table.id, last["seq"])], viewer)[0]
+
+
+def _described(db, table: Table, entries: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]]:
+    """Log `entries` with their sentence (`line`) and their secrets redacted for `viewer`."""
     outcomes = _outcomes(db, table, {entry["seq"] for entry in entries if not entry["undone"]})
     outcomes.update(_undone_outcomes(db, table, [entry for entry in entries if entry["undone"]]))
     for entry in entries:

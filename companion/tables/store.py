@@ -225,6 +225,11 @@ def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]
     return _event_dicts(rows)
 
 
+def event(db, table_id: str, seq: int) -> dict[str, Any]:
+    """Line `seq` of the log."""
+    return _event_dicts(db.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq = ?", [table_id, seq]))[0]
+
+
 def events_as_of(db, table_id: str, version: int) -> list[dict[str, Any]]:
     """The whole log as it was at table `version`: the later events left out, and the
     undos made after it not made yet."""

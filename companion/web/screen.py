@@ -18,28 +18,19 @@ from .results import loaded, unknown_table
 bp = Blueprint("screen", __name__)
 
 
-# Enough of the newest log lines to find the last one still in effect after a few undos.
-LINES_LOOKED_AT = 12
-
-
 def screen_context(table: service.Table) -> dict[str, Any]:
     # Always as nobody: a screen everyone sees shows no secret, whoever's device it is.
     view = views.table_view(table, service.ANONYMOUS)
     return {
         "table": view,
         # a game with no turn to tell (Lobo, Twenty One, Qwixx): its last action in effect, in words
-        "last_line": None if "last_turn" in view["state"] else last_line(table),
+        "last_line": None if "last_turn" in view["state"] else views.last_line_view(get_db(), table),
         "game": table.game,
         "viewer": service.ANONYMOUS,
         "acting_for": None,
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "push": "companion.notifier" in current_app.extensions,
     }
-
-
-def last_line(table: service.Table) -> dict[str, Any] | None:
-    lines = views.log_view(get_db(), table, service.ANONYMOUS, LINES_LOOKED_AT)
-    return next((line for line in reversed(lines) if not line["undone"]), None)
 
 
 @bp.get("/t/<table_id>/screen")

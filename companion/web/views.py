@@ -40,6 +40,12 @@ def log_view(db, table: service.Table, viewer: service.Viewer = service.ANONYMOU
     return [worded(entry) for entry in service.log(db, table, viewer, latest)]
 
 
+def last_line_view(db, table: service.Table, viewer: service.Viewer = service.ANONYMOUS) -> dict[str, Any] | None:
+    """The newest action still in effect, in words (service.last_in_effect), if any."""
+    last = service.last_in_effect(db, table, viewer)
+    return None if last is None else worded(last)
+
+
 def redo_offer_view(db, table: service.Table, viewer: service.Viewer) -> list[dict[str, Any]]:
     return [worded(event) for event in service.redo_offer(db, table, viewer)]
 

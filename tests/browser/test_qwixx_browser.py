@@ -88,5 +88,7 @@ def test_qwixx_at_five_players_the_buttons_come_right_after_the_players_own_shee
     button = cross.bounding_box()
     others = [davi.locator(f'.qx-sheet[data-seat="{seat}"]').bounding_box() for seat in (0, 1, 2, 4)]
     assert own["y"] < button["y"] < min(other["y"] for other in others)
+    links = davi.locator(".table-links").bounding_box()
+    assert links["y"] > max(other["y"] for other in others)  # still last on the page
     assert button["y"] + button["height"] <= 1.5 * 740, f"the white sum's buttons start at {button['y']} px"
     davi.screenshot(path=str(shots_dir / "qwixx-5-controls-under-own-sheet.png"), full_page=True)

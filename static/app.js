@@ -540,19 +540,18 @@
 // to two thirds of its size but never under 16 px, before the stylesheet's ellipsis shows.
 // A TV cannot scroll: should the whole screen still be taller or wider than the window
 // (the most players with long names, a longer language, a 720p TV), every size drawn from
-// the screen's unit (--u) shrinks a step at a time, down to four fifths.
+// the screen's unit (--u, times --fit) shrinks a step at a time, down to four fifths.
 (function () {
   "use strict";
   var NAMES = ".player-name, .rank-name, .qx-name, .tw-name";
   var LEAST_SCALE = 0.8;
   function fitScreen() {
     var body = document.body, page = document.documentElement;
-    body.style.removeProperty("--u");
-    var unit = Math.min(window.innerWidth, window.innerHeight * 1.7778) / 100;  // app.css's --u
+    body.style.removeProperty("--fit");
     var scale = 1;
     while ((page.scrollHeight > window.innerHeight || page.scrollWidth > window.innerWidth) && scale > LEAST_SCALE) {
       scale = Math.max(LEAST_SCALE, scale * 0.96);
-      body.style.setProperty("--u", unit * scale + "px");
+      body.style.setProperty("--fit", String(scale));
     }
   }
   function fit() {

@@ -84,36 +84,43 @@ def _color(raw: Any) -> str:
     return raw
 
 
-def _meadow(raw: Any, number: int) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise MalformedAction(N_('Meadow %(n)s must be an object with "sheep", "fenced" and "wolf".', n=number))
-    sheep, fenced, wolf = raw.get("sheep"), raw.get("fenced"), raw.get("wolf")
-    if isinstance(sheep, bool) or not isinstance(sheep, int):
-        raise MalformedAction(
-            N_("Meadow %(n)s: the number of sheep must be a whole number from 0 to %(max)s.", n=number, max=MAX_SHEEP)
-        )
-    if not isinstance(fenced, bool) or not isinstance(wolf, bool):
-        raise MalformedAction(N_("Meadow %(n)s: say yes or no to fenced and to an uncovered wolf.", n=number))
-    if sheep < 0:
-        raise RuleError("negative_sheep", N_("Meadow %(n)s: a meadow cannot have fewer than 0 sheep.", n=number))
-    if sheep > MAX_SHEEP:
-        raise RuleError(
-            "too_many_sheep",
-            N_("Meadow %(n)s: %(sheep)s sheep is more than a meadow can hold; enter at most %(max)s.",
-               n=number, sheep=sheep, max=MAX_SHEEP),
-        )
-    return {"sheep": sheep, "fenced": fenced, "wolf": wolf}
+def _meadows_shape(raw: Any) -> list[tuple[int, bool, bool]]:
+    """Each meadow's sheep, fenced and wolf, if they are of the right types: a malformed
+    entry is one whenever it is sent (400), so this comes before any rule."""
+    if not isinstance(raw, list):
+        raise MalformedAction(N_('"meadows" must be a list of meadows (it may be empty).'))
+    shapes = []
+    for number, meadow in enumerate(raw, start=1):
+        if not isinstance(meadow, dict):
+            raise MalformedAction(N_('Meadow %(n)s must be an object with "sheep", "fenced" and "wolf".', n=number))
+        sheep, fenced, wolf = meadow.get("sheep"), meadow.get("fenced"), meadow.get("wolf")
+        if isinstance(sheep, bool) or not isinstance(sheep, int):
+            raise MalformedAction(
+                N_("Meadow %(n)s: the number of sheep must be a whole number from 0 to %(max)s.", n=number, max=MAX_SHEEP)
+            )
+        if not isinstance(fenced, bool) or not isinstance(wolf, bool):
+            raise MalformedAction(N_("Meadow %(n)s: say yes or no to fenced and to an uncovered wolf.", n=number))
+        shapes.append((sheep, fenced, wolf))
+    return shapes
 
 
 def _meadows(raw: Any) -> list[dict[str, Any]]:
-    if not isinstance(raw, list):
-        raise MalformedAction(N_('"meadows" must be a list of meadows (it may be empty).'))
-    if len(raw) > MAX_MEADOWS:
+    shapes = _meadows_shape(raw)
+    if len(shapes) > MAX_MEADOWS:
         raise RuleError(
             "too_many_meadows",
             N_("Enter at most %(max)s meadows: only the largest valid one counts.", max=MAX_MEADOWS),
         )
-    return [_meadow(meadow, number) for number, meadow in enumerate(raw, start=1)]
+    for number, (sheep, _fenced, _wolf) in enumerate(shapes, start=1):
+        if sheep < 0:
+            raise RuleError("negative_sheep", N_("Meadow %(n)s: a meadow cannot have fewer than 0 sheep.", n=number))
+        if sheep > MAX_SHEEP:
+            raise RuleError(
+                "too_many_sheep",
+                N_("Meadow %(n)s: %(sheep)s sheep is more than a meadow can hold; enter at most %(max)s.",
+                   n=number, sheep=sheep, max=MAX_SHEEP),
+            )
+    return [{"sheep": sheep, "fenced": fenced, "wolf": wolf} for sheep, fenced, wolf in shapes]
 
 
 class Lobo(Game):
@@ -428,14 +435,14 @@ class Lobo(Game):
         state["ended"] = END_TILES_PLACED
 
     def _enter_meadows(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        meadows = _meadows(action.get("meadows"))  # a malformed entry is one whenever it is sent (400)
+        _meadows_shape(action.get("meadows"))
         if state["ended"] is None:
             raise RuleError(
                 "not_ended",
                 N_("Meadows are counted at the end: first say that all tiles are placed (or everyone leaves)."),
             )
         holder = state["seats"][seat]
-        holder["meadows"] = meadows
+        holder["meadows"] = _meadows(action.get("meadows"))
         # counted in the open, the shepherd tile shown (apply checks it is the player's own)
         holder["revealed"] = holder["revealed"] or holder["color"] is not None
 

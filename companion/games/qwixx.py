@@ -260,10 +260,9 @@ class Qwixx(Game):
     def _row_sent(action: dict[str, Any]) -> str | None:
         """The row an action names, as sent: malformed whenever it is sent (400), so checked
         before the step it comes in."""
-        row = action.get("row", ...)
-        if row is not None and not isinstance(row, str):
+        if "row" not in action or (action["row"] is not None and not isinstance(action["row"], str)):
             raise MalformedAction(N_('Say the row: "row" is red, yellow, green, blue, or null to pass.'))
-        return row
+        return action["row"]
 
     def _row(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
         row = self._row_sent(action)
@@ -298,7 +297,9 @@ class Qwixx(Game):
                 state["step"] = "colour"
 
     def _colour(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        self._row_sent(action)
+        white = action.get("white")
+        if self._row_sent(action) is not None and (isinstance(white, bool) or not isinstance(white, int)):
+            raise MalformedAction(N_('"white" is the white die that goes with the coloured one: 1 or 2.'))
         require_seat_turn(state["active"], seat, state["players"])
         if state["step"] == "roll":
             raise RuleError("roll_first", N_("Roll the dice first: it is %(name)s's turn to roll.", name=state["players"][seat]))
@@ -314,9 +315,6 @@ class Qwixx(Game):
                     state["end_reason"] = END_FOURTH_PENALTY
                     return
         else:
-            white = action.get("white")
-            if isinstance(white, bool) or not isinstance(white, int):
-                raise MalformedAction(N_('"white" is the white die that goes with the coloured one: 1 or 2.'))
             if white not in (1, 2):
                 raise RuleError("white_die", N_('Say which white die goes with the %(row)s die: "white": 1 or 2.', row=ROW_NAMES[row]))
             number = state["roll"][f"white{white}"] + state["roll"][row]

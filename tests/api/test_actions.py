@@ -367,6 +367,7 @@ def test_the_host_names_the_seat_while_several_twenty_one_players_are_still_writ
         pytest.param("lobo", {"type": "meadows", "meadows": "x"}, id="lobo_meadows_not_a_list"),
         pytest.param("qwixx", {"type": "white", "row": ["red"]}, id="qwixx_white_row_not_a_name"),
         pytest.param("qwixx", {"type": "colour", "row": 3}, id="qwixx_colour_row_not_a_name"),
+        pytest.param("qwixx", {"type": "colour", "row": "red", "white": "x"}, id="qwixx_colour_white_die_not_a_number"),
     ],
 )
 def test_a_field_of_the_wrong_type_is_400_even_before_the_moment_it_could_be_sent(api, game, action):
@@ -375,3 +376,11 @@ def test_a_field_of_the_wrong_type_is_400_even_before_the_moment_it_could_be_sen
     table = api.create(("Ana", "Bruno"), game=game)
     with api.changes_nothing(table):
         assert_error(api.act(table, table.seat(0), action), 400, "malformed_action")
+
+
+def test_a_well_formed_action_sent_too_early_is_told_it_is_too_early(api):
+    """The other way round: right types, wrong moment: the rule of the moment, not a bound
+    of the entry (Lobo's meadows before the end, with a sheep count no meadow holds)."""
+    table = api.create(("Ana", "Bruno"), game="lobo")
+    refused = api.act(table, table.seat(0), {"type": "meadows", "meadows": [{"sheep": -1, "fenced": True, "wolf": False}]})
+    assert_error(refused, 422, "not_ended")

@@ -22,6 +22,7 @@ NAME_KEY_MIGRATION = 4  # MIGRATIONS[4] gives the seats their name_key
 def home_entries(client) -> list[str]:
     page = client.get("/").get_data(as_text=True)
     items = re.findall(r'<ul class="tables">(.*?)</ul>', page, re.S)[0]
+    items = re.sub(r"</?bdi>", "", items)  # a name set apart (right to left) is inline text
     return [html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", item))).strip() for item in re.findall(r"<li>(.*?)</li>", items, re.S)]
 
 

@@ -47,7 +47,7 @@ def test_home_lists_the_form_and_the_tables_in_progress(client):
     table_id = start_table(client)
     page = client.get("/").text
     assert "Start a table" in page
-    assert table_id in page and "Ana, Bruno, Caio" in page and "in progress" in page
+    assert table_id in page and "<bdi>Ana</bdi>, <bdi>Bruno</bdi>, <bdi>Caio</bdi>" in page and "in progress" in page
 
 
 @pytest.mark.parametrize(

@@ -25,13 +25,10 @@ import psycopg
 import pytest
 import requests
 
-from companion import create_app
+from companion import create_app, web
 from companion.server.notify import NOTIFIER_NAME
-from companion.tables import db as database_module, postgres
-
+from companion.tables import db as database_module, postgres, service
 from companion.tables.postgres import POOL_SIZE
-from companion import web
-from companion.tables import service
 from databases import PostgresServer, binaries
 from faults.workload import next_action
 from played import assert_error, bearer, rows
@@ -323,7 +320,7 @@ def test_a_write_that_finds_postgresql_gone_says_the_database_is_out_of_reach_no
         with pytest.raises(service.ServiceError) as refused:
             service.act(db, table["id"], host, {"type": "set_aside", "face": "worm", "count": 1, "seat": 0})
         assert (refused.value.status, refused.value.code) == (503, "storage_unavailable")
-        assert refused.value.text == service.DATABASE_UNREACHABLE
+        assert refused.value.text == service.NOT_SAVED_DATABASE_UNREACHABLE
         server.start_again()
         db.close()
         db = database_module.connect(url)
@@ -331,6 +328,14 @@ def test_a_write_that_finds_postgresql_gone_says_the_database_is_out_of_reach_no
         db.close()
     finally:
         server.stop()
+
+
+def test_a_postgresql_with_a_full_disk_is_said_to_be_full_not_out_of_reach():
+    """PostgreSQL answering that its disk is full (SQLSTATE 53100) is a full disk, as on
+    SQLite; a lost connection is a database out of reach."""
+    assert not database_module.is_database_unreachable(psycopg.errors.DiskFull("could not extend file"))
+    assert database_module.is_storage_failure(psycopg.errors.DiskFull("could not extend file"))
+    assert database_module.is_database_unreachable(psycopg.OperationalError("connection refused"))
 
 
 def test_after_postgresql_restarted_one_request_finds_the_broken_connections_not_one_each(tmp_path):

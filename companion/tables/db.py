@@ -280,10 +280,13 @@ def is_storage_failure(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in STORAGE_FAILURE_CODES
 
 
+POSTGRESQL_DISK_FULL = "53100"  # SQLSTATE of a PostgreSQL that answers but cannot write
+
+
 def is_database_unreachable(error: BaseException) -> bool:
     """Whether `error` is a database server out of reach (PostgreSQL down, the network),
-    not this machine's disk."""
-    return isinstance(error, postgres.storage_errors())
+    not a disk that is full."""
+    return isinstance(error, postgres.storage_errors()) and getattr(error, "sqlstate", None) != POSTGRESQL_DISK_FULL
 
 
 def get_db() -> sqlite_utils.Database:

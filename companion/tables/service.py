@@ -92,7 +92,7 @@ STORAGE_UNAVAILABLE = N_(
     "The companion cannot save anything right now: the machine it runs on has a full disk or cannot write"
     " its database. Nothing was changed. Tell the person running the companion, then try again."
 )
-DATABASE_UNREACHABLE = N_(
+NOT_SAVED_DATABASE_UNREACHABLE = N_(
     "The companion cannot reach its database right now: nothing was changed. Try again in a moment; if it goes"
     " on, tell the person running the companion."
 )
@@ -111,7 +111,7 @@ def writing(db, *table_ids: str) -> Iterator[None]:
             raise
         logging.getLogger("companion").error("Could not write to the database: %s", error)
         # PostgreSQL out of reach (a restart, the network) is no disk of this machine's
-        sentence = DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNAVAILABLE
+        sentence = NOT_SAVED_DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNAVAILABLE
         raise ServiceError(503, "storage_unavailable", sentence) from error
 
 

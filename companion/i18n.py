@@ -120,9 +120,6 @@ def _localized(value: Any) -> Any:
     return value
 
 
-
-
-
 def whole_number(value: int) -> str:
     """`value` written the reader's way. From 0 to 999 it is the same in every language
     here (no group separator, no minus sign), and a table page holds dozens of such

@@ -280,6 +280,13 @@ def is_storage_failure(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in STORAGE_FAILURE_CODES
 
 
+def is_busy(error: BaseException) -> bool:
+    """Whether `error` is SQLite's write lock still held by another writer once this one
+    stopped waiting (BUSY_TIMEOUT_MS): nothing is wrong, the database was busy."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.OperationalError) and code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
 POSTGRESQL_DISK_FULL = "53100"  # SQLSTATE of a PostgreSQL that answers but cannot write
 
 

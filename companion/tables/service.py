@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from . import store
-from .db import is_database_unreachable, is_storage_failure, storage_errors
+from .db import is_busy, is_database_unreachable, is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_, NP_, Text, shown
@@ -92,6 +92,9 @@ STORAGE_UNAVAILABLE = N_(
     "The companion cannot save anything right now: the machine it runs on has a full disk or cannot write"
     " its database. Nothing was changed. Tell the person running the companion, then try again."
 )
+DATABASE_BUSY = N_(
+    "The companion is busy saving another change right now: nothing was changed. Try again in a moment."
+)
 NOT_SAVED_DATABASE_UNREACHABLE = N_(
     "The companion cannot reach its database right now: nothing was changed. Try again in a moment; if it goes"
     " on, tell the person running the companion."
@@ -107,6 +110,9 @@ def writing(db, *table_ids: str) -> Iterator[None]:
         with store.write(db, *table_ids):
             yield
     except storage_errors() as error:
+        if is_busy(error):  # another change held the database longer than a writer waits
+            logging.getLogger("companion").warning("The database stayed busy: %s", error)
+            raise ServiceError(503, "storage_unavailable", DATABASE_BUSY) from error
         if not is_storage_failure(error):
             raise
         logging.getLogger("companion").error("Could not write to the database: %s", error)

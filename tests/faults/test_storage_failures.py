@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from companion import create_app
-from companion.tables.service import STORAGE_UNAVAILABLE
+from companion.tables.service import DATABASE_BUSY, STORAGE_UNAVAILABLE
 from companion.web import STORAGE_UNREACHABLE
 from played import assert_error
 
@@ -80,6 +80,25 @@ def table(app) -> dict:
         f"/api/tables/{created['id']}/actions", json=SET_ASIDE_WORMS, headers=host(created)
     ).status_code == 200
     return created
+
+
+# --- a database another writer holds ------------------------------------------------------
+def test_a_database_held_by_another_writer_past_the_wait_refuses_the_write_with_a_sentence(app, table):
+    """Another change holding SQLite's write lock longer than a writer waits (another
+    process' long redo): the tap is refused as the storage's (503, a sentence), not a
+    server error, and changes nothing."""
+    database = app.config["DATABASE"]
+    before = snapshot(database)
+    client = reopened(database, busy_timeout=200).test_client()
+    with closing(sqlite3.connect(database, isolation_level=None)) as holder:
+        holder.execute("BEGIN IMMEDIATE")
+        refused = client.post(f"/api/tables/{table['id']}/actions", json=SET_ASIDE_WORMS, headers=host(table))
+        holder.execute("ROLLBACK")
+    assert_error(refused, 503, "storage_unavailable")
+    assert refused.get_json()["error"] == str(DATABASE_BUSY)
+    assert snapshot(database) == before
+    again = client.post(f"/api/tables/{table['id']}/actions", json=SET_ASIDE_WORMS, headers=host(table))
+    assert_error(again, 422, "face_already_kept")  # once free, the rules answer again (worms are kept already)
 
 
 # --- a read-only database -----------------------------------------------------------------

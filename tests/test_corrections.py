@@ -5,11 +5,14 @@ one or all that still apply, each checked by the rules again."""
 from __future__ import annotations
 
 import html
+import random
 import re
+from contextlib import closing
 
 import pytest
 
-from companion.tables import service
+from companion.server import snapshots
+from companion.tables import service, store
 from companion.tables.db import connect
 from played import bearer, create, joined
 from databases import on_both_databases
@@ -455,3 +458,54 @@ def test_rule_6_a_line_entered_again_then_undone_and_left_out_is_marked_on_every
     assert redo(client, stray_tap, stray_tap.host, skip=True).get_json()["redo"]["skipped"] == 1
     marked = [(event["seq"], event["redo_of"]) for event in log(client, stray_tap) if event["skipped_version"] is not None]
     assert marked == [(1, None), (5, 1)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rule_6_what_can_be_redone_is_the_same_with_every_state_forgotten(app, client, seed):
+    """A long Pickomino game with random corrections (go back, redo one or all, enter
+    anew): the seat in turn before each undo, found in one replay of the log, is the one a
+    replay up to that version gives, and the redo offer worked out with no state kept in
+    memory (a restarted server, the other process) is the offer as the game went."""
+    rng = random.Random(seed)
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    for _ in range(160):
+        dice = rng.random()
+        if dice < 0.08:
+            lines = [event["seq"] for event in log(client, table) if not event["undone"]]
+            if lines:
+                undo(client, table, table.host, **{"from": rng.choice(lines[-12:])})
+        elif dice < 0.16:
+            everything = rng.random() < 0.5
+            redone = redo(client, table, table.host, all=everything)
+            if everything and redone.status_code == 200 and redone.get_json()["redo"]["stopped"] is None:
+                # the redo worked out what was left as it went: all of it was redone
+                with closing(connect(app.config["DATABASE"])) as db:
+                    assert service.redoable(db, service.load(db, table.id)) == []
+        else:
+            turn = state(client, table)["state"]["turn"]
+            if turn is None:
+                break
+            act(client, table, table.host, next_action(turn, rng))
+    db = connect(app.config["DATABASE"])
+    try:
+        loaded = service.load(db, table.id)
+        game = loaded.game
+        seats = service._seats_in_turn_before_undos(loaded, store.events(db, table.id))
+        assert seats, "the game had no undo"
+        for version, seat in seats.items():
+            assert seat == game.current_seat(service.replay(db, game, loaded.row, loaded.names, version)), version
+        offer = [event["seq"] for event in service.redoable(db, loaded)]
+        db.snapshots = snapshots.RecentlyUsed(0)  # nothing kept: every state found anew
+        assert [event["seq"] for event in service.redoable(db, loaded)] == offer
+    finally:
+        db.close()
+
+
+def next_action(turn: dict, rng: random.Random) -> dict:
+    """A Pickomino action for the turn in front (the rules may still refuse it)."""
+    if turn["roll"] is not None:
+        kept = {entry["face"] for entry in turn["kept"]}
+        return {"type": "keep", "face": rng.choice([face for face in turn["roll"] if face not in kept] or [1])}
+    if turn["kept"] and (turn["total"] >= 25 or rng.random() < 0.2):
+        return {"type": "stop"}
+    return {"type": "roll", "dice": [rng.choice([1, 2, 3, 4, 5, "worm"]) for _ in range(turn["dice_left"])]}

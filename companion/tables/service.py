@@ -569,14 +569,53 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
 
 def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]:
     game = table.game
+    found: dict[int, int | None] = {}
 
     def seat_in_turn_at(version: int | None) -> int | None:
         if version is None or version == table.version:
             return game.current_seat(table.state)
         state = db.snapshots.get((table.id, version))  # often kept since that version
-        return game.current_seat(state if state is not None else replay(db, game, table.row, table.names, version))
+        if state is not None:
+            return game.current_seat(state)
+        if not found:  # the versions redoable asks about, all found in one replay
+            found.update(_seats_in_turn_before_undos(table, log))
+        if version in found:
+            return found[version]
+        return game.current_seat(replay(db, game, table.row, table.names, version))
 
-    return store.redoable(db, table.id, game, seat_in_turn_at, as_of)
+    log = store.events(db, table.id) if as_of is None else store.events_as_of(db, table.id, as_of)
+    return store.redoable(db, table.id, game, seat_in_turn_at, as_of, log)
+
+
+def _seats_in_turn_before_undos(table: Table, log: list[dict[str, Any]]) -> dict[int, int | None]:
+    """For each undo in `log` (the table's, or as of a version), the seat in turn just
+    before it (at its version - 1), by that version: the log replayed once, in the order
+    things happened (each undo takes the state back to the one before the first line it
+    undid, kept on the way), where replaying up to each undo's version was one replay per
+    undo (a long game corrected often: seconds). Empty for a log with undos made before
+    they were numbered."""
+    game = table.game
+    if any(event["undone"] and event["undone_version"] is None for event in log):
+        return {}
+    undone_from: dict[int, int] = {}  # an undo's version -> the first line it undid
+    for event in log:
+        if event["undone"]:
+            version = event["undone_version"]
+            undone_from[version] = min(undone_from.get(version, event["seq"]), event["seq"])
+    restore_points = set(undone_from.values())
+    happenings = sorted([(event["seq"], event) for event in log] + [(version, None) for version in undone_from], key=lambda happening: happening[0])
+    state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
+    kept: dict[int, dict[str, Any]] = {}
+    seats = {}
+    for version, event in happenings:
+        if event is None:
+            seats[version - 1] = game.current_seat(state)
+            state = kept.pop(undone_from[version])
+            continue
+        if event["seq"] in restore_points:
+            kept[event["seq"]] = copy.deepcopy(state)
+        game.step(state, event["seat"], event["action"])  # accepted once, so accepted again
+    return seats
 
 
 def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:
@@ -612,7 +651,10 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
             count += 1
             if not everything:
                 break
-            pending = redoable(db, table)  # a redone action may end a corrected turn: what is left goes
+            # what store.redoable would say now, without reading the log again for each line
+            pending = pending[1:]
+            if table.game.one_seat_at_a_time and table.game.current_seat(table.state) != event["seat"]:
+                pending = store.without_front_of(pending, event["seat"])  # it ended a corrected turn: the rest goes
     db.snapshots.put((table_id, table.version), table.state)
     return Redone(table, count, stopped)
 

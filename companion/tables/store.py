@@ -262,7 +262,9 @@ def _event_dicts(rows) -> list[dict[str, Any]]:
     ]
 
 
-def redoable(db, table_id: str, game, seat_in_turn_at, as_of: int | None = None) -> list[dict[str, Any]]:
+def redoable(
+    db, table_id: str, game, seat_in_turn_at, as_of: int | None = None, log: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """The undone actions that can be entered again, in order: the log's appends and undos
     replayed in the order they happened (an event's seq is the version it made, an undo's
     is its undone_version). An undo puts the actions it undid in front of the list; a redo
@@ -279,8 +281,10 @@ def redoable(db, table_id: str, game, seat_in_turn_at, as_of: int | None = None)
       the next round, `game.starts_round`); an action that starts a round ends the one in
       front, whose undone actions left go, and takes the place of the undone start.
 
-    With `as_of`, what could be redone at that table version."""
-    log = events(db, table_id) if as_of is None else events_as_of(db, table_id, as_of)
+    With `as_of`, what could be redone at that table version; `log`: the log as of then, if
+    the caller read it already."""
+    if log is None:
+        log = events(db, table_id) if as_of is None else events_as_of(db, table_id, as_of)
     by_seq = {event["seq"]: event for event in log}
     undos: dict[int, list[dict[str, Any]]] = {}
     for event in log:
@@ -300,16 +304,19 @@ def redoable(db, table_id: str, game, seat_in_turn_at, as_of: int | None = None)
             continue
         if kind == "undone":
             if correcting is not None and seat_in_turn_at(version - 1) != correcting:
-                pending = _without_front_of(pending, correcting)  # that turn was over
+                pending = without_front_of(pending, correcting)  # that turn was over
             pending = [by_seq[event["redo_of"] or event["seq"]] for event in touched] + pending
             correcting = None
             continue
         event = touched[0]
         if correcting is not None and event["seat"] != correcting:
-            pending = _without_front_of(pending, correcting)  # the corrected turn is over
+            pending = without_front_of(pending, correcting)  # the corrected turn is over
         correcting = None
         if event["redo_of"] is not None:
-            pending = [undone for undone in pending if undone["seq"] != event["redo_of"]]
+            if pending and pending[0]["seq"] == event["redo_of"]:
+                pending = pending[1:]  # the usual redo: the one in front
+            else:
+                pending = [undone for undone in pending if undone["seq"] != event["redo_of"]]
             if game.one_seat_at_a_time:
                 correcting = event["seat"]  # a redone action may end a corrected turn by itself
         elif game.one_seat_at_a_time:
@@ -319,11 +326,11 @@ def redoable(db, table_id: str, game, seat_in_turn_at, as_of: int | None = None)
         else:
             pending = _corrected_at_once(pending, event, game)
     if correcting is not None and seat_in_turn_at(as_of) != correcting:
-        pending = _without_front_of(pending, correcting)
+        pending = without_front_of(pending, correcting)
     return pending
 
 
-def _without_front_of(pending: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+def without_front_of(pending: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
     """`pending` without the actions of `seat` in front: what was left of a corrected turn."""
     kept = 0
     while kept < len(pending) and pending[kept]["seat"] == seat:

@@ -464,8 +464,9 @@ def test_rule_6_a_line_entered_again_then_undone_and_left_out_is_marked_on_every
 def test_rule_6_what_can_be_redone_is_the_same_with_every_state_forgotten(app, client, seed):
     """A long Pickomino game with random corrections (go back, redo one or all, enter
     anew): the seat in turn before each undo, found in one replay of the log, is the one a
-    replay up to that version gives, and the redo offer worked out with no state kept in
-    memory (a restarted server, the other process) is the offer as the game went."""
+    replay up to that version gives, and the redo offer and the log's lines worked out
+    with nothing kept in memory (a restarted server, the other process) are those told as
+    the game went."""
     rng = random.Random(seed)
     table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     for _ in range(160):
@@ -495,8 +496,12 @@ def test_rule_6_what_can_be_redone_is_the_same_with_every_state_forgotten(app, c
         for version, seat in seats.items():
             assert seat == game.current_seat(service.replay(db, game, loaded.row, loaded.names, version)), version
         offer = [event["seq"] for event in service.redoable(db, loaded)]
+        told = [entry["line"] for entry in service.log(db, loaded)]
         db.snapshots = snapshots.RecentlyUsed(0)  # nothing kept: every state found anew
+        db.outcomes = snapshots.RecentlyUsed(0)
         assert [event["seq"] for event in service.redoable(db, loaded)] == offer
+        # and the log tells what each undone line did, found in one walk through the history
+        assert [entry["line"] for entry in service.log(db, loaded)] == told
     finally:
         db.close()
 

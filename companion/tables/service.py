@@ -349,6 +349,12 @@ def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
     return {seq: line for seq, line in lines.items() if line is not None}
 
 
+# Undone lines whose outcome is not kept: up to this many are each described from a replay
+# (the table page's dozen lines); more (the results page, the whole log) from one walk
+# through the table's history (_replayed).
+REPLAYS_BEFORE_ONE_WALK = 3
+
+
 def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int, Text]:
     """What the undone lines did when they were in effect, so the host choosing what to redo
     reads it: each line's action applied to the game as it stood at the version before it
@@ -358,19 +364,30 @@ def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int
     game = table.game
     if type(game).describe_outcome is Game.describe_outcome:
         return {}
-    lines = {}
+    lines, missing = {}, []
     for event in undone:
         if event["undone_version"] is None:
             continue
         kept = db.outcomes.get((table.id, event["seq"]))
         if kept is None:
+            missing.append(event)
+        else:
+            lines[event["seq"]] = kept[0]
+
+    def describe(event: dict[str, Any], before: dict[str, Any]) -> None:
+        after = game.reapply(before, event["seat"], event["action"])
+        lines[event["seq"]] = game.describe_outcome(before, after, event["seat"], event["action"])
+        db.outcomes.put((table.id, event["seq"]), (lines[event["seq"]],))
+
+    if len(missing) > REPLAYS_BEFORE_ONE_WALK:  # the whole log's history, once
+        wanted = {event["seq"] for event in missing}
+        for _version, event, before in _replayed(table, store.events(db, table.id)):
+            if event is not None and event["seq"] in wanted:
+                describe(event, before)
+    for event in missing:
+        if event["seq"] not in lines:  # a few, or a log the walk cannot follow
             before = db.snapshots.get((table.id, event["seq"] - 1))  # often kept since that version
-            if before is None:
-                before = replay(db, game, table.row, table.names, event["seq"] - 1)
-            after = game.reapply(before, event["seat"], event["action"])
-            kept = (game.describe_outcome(before, after, event["seat"], event["action"]),)
-            db.outcomes.put((table.id, event["seq"]), kept)
-        lines[event["seq"]] = kept[0]
+            describe(event, before if before is not None else replay(db, game, table.row, table.names, event["seq"] - 1))
     return {seq: line for seq, line in lines.items() if line is not None}
 
 
@@ -589,33 +606,43 @@ def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]
 
 def _seats_in_turn_before_undos(table: Table, log: list[dict[str, Any]]) -> dict[int, int | None]:
     """For each undo in `log` (the table's, or as of a version), the seat in turn just
-    before it (at its version - 1), by that version: the log replayed once, in the order
-    things happened (each undo takes the state back to the one before the first line it
-    undid, kept on the way), where replaying up to each undo's version was one replay per
-    undo (a long game corrected often: seconds). Empty for a log with undos made before
-    they were numbered."""
+    before it (at its version - 1), by that version, all in one replay (_replayed) where
+    replaying up to each undo's version was one replay per undo (a long game corrected
+    often: seconds). Empty for a log with undos made before they were numbered."""
+    return {
+        version - 1: table.game.current_seat(state) for version, event, state in _replayed(table, log) if event is None
+    }
+
+
+def _replayed(table: Table, log: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any] | None, dict[str, Any]]]:
+    """The table's history replayed once, in the order things happened: for each line of
+    `log`, (its seq, the line, the state just before it), and for each undo, (its version,
+    None, the state just before it); each undo takes the state back to the one before the
+    first line it undid, kept on the way. The states are lent: not to be changed. Nothing
+    for a log with undos made before they were numbered (their time is unknown)."""
     game = table.game
     if any(event["undone"] and event["undone_version"] is None for event in log):
-        return {}
+        return
     undone_from: dict[int, int] = {}  # an undo's version -> the first line it undid
     for event in log:
         if event["undone"]:
             version = event["undone_version"]
             undone_from[version] = min(undone_from.get(version, event["seq"]), event["seq"])
     restore_points = set(undone_from.values())
-    happenings = sorted([(event["seq"], event) for event in log] + [(version, None) for version in undone_from], key=lambda happening: happening[0])
+    happenings = sorted(
+        [(event["seq"], event) for event in log] + [(version, None) for version in undone_from],
+        key=lambda happening: happening[0],
+    )
     state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
     kept: dict[int, dict[str, Any]] = {}
-    seats = {}
     for version, event in happenings:
+        yield version, event, state
         if event is None:
-            seats[version - 1] = game.current_seat(state)
             state = kept.pop(undone_from[version])
             continue
         if event["seq"] in restore_points:
             kept[event["seq"]] = copy.deepcopy(state)
         game.step(state, event["seat"], event["action"])  # accepted once, so accepted again
-    return seats
 
 
 def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:

@@ -9,6 +9,7 @@ import re
 import sqlite3
 
 from companion import create_app
+from companion.tables import history
 from companion.tables.db import MIGRATIONS, connect
 from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
 from databases import on_both_databases
@@ -132,3 +133,18 @@ def test_a_database_from_before_the_seats_name_key_gets_it_and_its_players_pages
     assert keys == [("Ágata", "ágata"), ("Bruno", "bruno")]
     page = client.get("/players/ÁGATA").get_data(as_text=True)
     assert "1 table on this companion" in page and 'href="/t/OLD1"' in page
+
+
+def test_all_tables_reach_every_table_a_page_at_a_time(client):
+    """/tables lists the latest tables and leads to the older ones, page after page, so no
+    table of an old evening is out of reach; a page number of any kind is a page."""
+    created = [create(client, "pickomino", ("Ana", "Bruno")).id for _ in range(history.RECENT_TABLES + 3)]
+    first = client.get("/tables").get_data(as_text=True)
+    assert "Older tables" in first and "Newer tables" not in first
+    second = client.get("/tables?page=2").get_data(as_text=True)
+    assert "Newer tables" in second and "Older tables" not in second
+    listed = set(re.findall(r'href="/t/(\w+)"', first)) | set(re.findall(r'href="/t/(\w+)"', second))
+    assert set(created) <= listed
+    assert not set(re.findall(r'href="/t/(\w+)"', first)) & set(re.findall(r'href="/t/(\w+)"', second))
+    for page in ("0", "-3", "x", "٣", "9" * 40, "1e9"):
+        assert client.get(f"/tables?page={page}").status_code == 200, page

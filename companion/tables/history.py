@@ -36,16 +36,17 @@ def save_missing_results(db) -> None:
             return
 
 
-def recent_tables(db, limit: int = RECENT_TABLES, today_only: bool = False) -> list[dict[str, Any]]:
-    """Tables in progress, then finished ones (with their winners), latest first. With
-    `today_only` (the home page): the tables in play and today's finished ones, none that
-    its host closed, so an evening's tables do not pile up."""
+def recent_tables(db, limit: int = RECENT_TABLES, today_only: bool = False, skipped: int = 0) -> list[dict[str, Any]]:
+    """Tables in progress, then finished ones (with their winners), latest first, from the
+    `skipped`-th on (the older pages of /tables). With `today_only` (the home page): the
+    tables in play and today's finished ones, none that its host closed, so an evening's
+    tables do not pile up."""
     save_missing_results(db)
     since = None
     if today_only:
         midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
         since = midnight.astimezone(timezone.utc).isoformat(timespec="seconds")  # as store.now() writes
-    return store.list_tables(db, limit, since)
+    return store.list_tables(db, limit, since, skipped)
 
 
 def game_night(db, table_id: str) -> dict[str, Any] | None:

@@ -456,11 +456,11 @@ def close_table(db, table_id: str) -> None:
     announce(db, table_id)
 
 
-def list_tables(db, limit: int = 50, finished_since: str | None = None) -> list[dict[str, Any]]:
-    """Tables in progress, then finished ones, latest first; a finished table's winners
-    come from its results (see save_results), empty until those are saved. With
-    `finished_since` (the home page): only the tables in play and those finished since
-    then, none closed."""
+def list_tables(db, limit: int = 50, finished_since: str | None = None, skipped: int = 0) -> list[dict[str, Any]]:
+    """Tables in progress, then finished ones, latest first, from the `skipped`-th on; a
+    finished table's winners come from its results (see save_results), empty until those
+    are saved. With `finished_since` (the home page): only the tables in play and those
+    finished since then, none closed."""
     where = (
         "" if finished_since is None
         else " WHERE t.closed_at IS NULL AND (t.status = 'playing' OR (t.status = 'finished' AND t.finished_at >= ?))"
@@ -479,8 +479,8 @@ def list_tables(db, limit: int = 50, finished_since: str | None = None) -> list[
         }
         for id_, game, status, current_seat, created_at, updated_at, finished_at in db.execute(
             "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at"
-            " FROM game_tables t" + where + " ORDER BY t.status != 'playing', t.updated_at DESC, t.id LIMIT ?",
-            ([] if finished_since is None else [finished_since]) + [limit],
+            " FROM game_tables t" + where + " ORDER BY t.status != 'playing', t.updated_at DESC, t.id LIMIT ? OFFSET ?",
+            ([] if finished_since is None else [finished_since]) + [limit, skipped],
         )
     ]
     if not tables:

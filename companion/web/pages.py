@@ -82,8 +82,15 @@ def render_home(error: str | None = None, form: dict | None = None, status: int 
 
 @bp.get("/tables")
 def all_tables():
-    """Every table on this companion, closed and older ones included."""
-    return render_template("tables.html", tables=titled(history.recent_tables(get_db())))
+    """Every table on this companion, closed and older ones included, a page of them at a
+    time (`page`, from 1: the latest)."""
+    page = max(1, min(inputs.number_or_none(request.args.get("page")) or 1, MAX_TABLE_PAGE))
+    found = history.recent_tables(get_db(), history.RECENT_TABLES + 1, skipped=(page - 1) * history.RECENT_TABLES)
+    older = len(found) > history.RECENT_TABLES  # one more than a page: there is an older page
+    return render_template("tables.html", tables=titled(found[: history.RECENT_TABLES]), page=page, older=older)
+
+
+MAX_TABLE_PAGE = 100_000  # far beyond any companion's tables; keeps the database's OFFSET small
 
 
 @bp.post("/tables")

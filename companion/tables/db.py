@@ -22,7 +22,9 @@ from flask import current_app, g
 from ..server import doorbell, snapshots
 from . import postgres, store
 
-BUSY_TIMEOUT_MS = 10_000
+# How long a writer waits for another's write lock: under the pages' request timeout (6 s,
+# templates/base.html), so a tap that waited in vain is told so (503) rather than lost.
+BUSY_TIMEOUT_MS = 5_000
 # Durability of an acknowledged action (WAL mode): with FULL every commit is flushed to the
 # disk (fsync) before the phone gets its answer, so it survives the server process being
 # killed AND the machine losing power or crashing. NORMAL would survive a killed process

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from . import service, store
-from .db import is_storage_failure, storage_errors
+from .db import is_busy, is_storage_failure, storage_errors
 
 RECENT_TABLES = 50
 PLAYER_RECENT_TABLES = 10
@@ -29,9 +29,10 @@ def save_missing_results(db) -> None:
             with store.write(db, table_id):
                 store.save_results(db, table_id, table.version, ranking)
         except storage_errors() as error:
-            if not is_storage_failure(error):
+            if not (is_storage_failure(error) or is_busy(error)):
                 raise
-            # A read-only or full disk: the pages still show everything but these results.
+            # A read-only or full disk, or another change holding the database: the pages
+            # still show everything but these results, saved by a later page.
             logging.getLogger("companion").warning("Could not save the results of table %s: %s", table_id, error)
             return
 

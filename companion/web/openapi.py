@@ -222,7 +222,8 @@ ERRORS = {
     413: "The body is over 64 KB.",
     415: "The body is not marked as JSON (Content-Type: application/json).",
     422: "Well-formed but against the rules or out of range.",
-    503: "The database cannot be used (a full disk, a read-only file): nothing was changed.",
+    503: "The database cannot be used (a full disk, a read-only file, PostgreSQL out of reach, another change "
+    "holding it too long): nothing was changed.",
 }
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": ref("TableId")}
 BEARER_REQUIRED = [{"bearer": []}]

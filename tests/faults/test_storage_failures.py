@@ -23,7 +23,8 @@ import pytest
 from companion import create_app
 from companion.tables.service import DATABASE_BUSY, STORAGE_UNAVAILABLE
 from companion.web import STORAGE_UNREACHABLE
-from played import assert_error
+from played import assert_error, play_pickomino
+from played import create as create_table
 
 SAVING_SENTENCE = str(STORAGE_UNAVAILABLE)
 REACHING_SENTENCE = str(STORAGE_UNREACHABLE)
@@ -99,6 +100,22 @@ def test_a_database_held_by_another_writer_past_the_wait_refuses_the_write_with_
     assert snapshot(database) == before
     again = client.post(f"/api/tables/{table['id']}/actions", json=SET_ASIDE_WORMS, headers=host(table))
     assert_error(again, 422, "face_already_kept")  # once free, the rules answer again (worms are kept already)
+
+
+def test_pages_that_save_results_show_everything_else_while_another_writer_holds_the_database(app):
+    """The home page saves the results of a finished game the first time it lists it; with
+    the database held by another writer past the wait it lists the tables without them
+    (a later page saves them), rather than failing."""
+    database = app.config["DATABASE"]
+    client = reopened(database, busy_timeout=200).test_client()
+    table = create_table(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table)
+    with closing(sqlite3.connect(database, isolation_level=None)) as holder:
+        holder.execute("BEGIN IMMEDIATE")
+        home = client.get("/")
+        holder.execute("ROLLBACK")
+    assert home.status_code == 200 and table.id in home.text
+    assert "Winner: <bdi>Ana</bdi>" in client.get("/").text  # saved once the database is free
 
 
 # --- a read-only database -----------------------------------------------------------------

@@ -379,15 +379,23 @@ def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int
         lines[event["seq"]] = game.describe_outcome(before, after, event["seat"], event["action"])
         db.outcomes.put((table.id, event["seq"]), (lines[event["seq"]],))
 
-    if len(missing) > REPLAYS_BEFORE_ONE_WALK:  # the whole log's history, once
-        wanted = {event["seq"] for event in missing}
-        for _version, event, before in _replayed(table, store.events(db, table.id)):
-            if event is not None and event["seq"] in wanted:
-                describe(event, before)
+    unknown = []
     for event in missing:
+        before = db.snapshots.get((table.id, event["seq"] - 1))  # often kept since that version
+        if before is None:
+            unknown.append(event)
+        else:
+            describe(event, before)
+    if len(unknown) > REPLAYS_BEFORE_ONE_WALK:  # the whole history, once, as far as the last one
+        wanted = {event["seq"]: event for event in unknown}
+        for _version, event, before in _replayed(table, store.events(db, table.id)):
+            if event is not None and wanted.pop(event["seq"], None) is not None:
+                describe(event, before)
+                if not wanted:
+                    break
+    for event in unknown:
         if event["seq"] not in lines:  # a few, or a log the walk cannot follow
-            before = db.snapshots.get((table.id, event["seq"] - 1))  # often kept since that version
-            describe(event, before if before is not None else replay(db, game, table.row, table.names, event["seq"] - 1))
+            describe(event, replay(db, game, table.row, table.names, event["seq"] - 1))
     return {seq: line for seq, line in lines.items() if line is not None}
 
 
@@ -586,16 +594,17 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
 
 def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]:
     game = table.game
-    found: dict[int, int | None] = {}
+    found: dict[int, int | None] | None = None
 
     def seat_in_turn_at(version: int | None) -> int | None:
+        nonlocal found
         if version is None or version == table.version:
             return game.current_seat(table.state)
         state = db.snapshots.get((table.id, version))  # often kept since that version
         if state is not None:
             return game.current_seat(state)
-        if not found:  # the versions redoable asks about, all found in one replay
-            found.update(_seats_in_turn_before_undos(table, log))
+        if found is None:  # the versions redoable asks about, all found in one replay
+            found = _seats_in_turn_before_undos(table, log)
         if version in found:
             return found[version]
         return game.current_seat(replay(db, game, table.row, table.names, version))
@@ -609,9 +618,14 @@ def _seats_in_turn_before_undos(table: Table, log: list[dict[str, Any]]) -> dict
     before it (at its version - 1), by that version, all in one replay (_replayed) where
     replaying up to each undo's version was one replay per undo (a long game corrected
     often: seconds). Empty for a log with undos made before they were numbered."""
-    return {
-        version - 1: table.game.current_seat(state) for version, event, state in _replayed(table, log) if event is None
-    }
+    undos = len({event["undone_version"] for event in log if event["undone"]})
+    seats: dict[int, int | None] = {}
+    for version, event, state in _replayed(table, log):
+        if event is None:
+            seats[version - 1] = table.game.current_seat(state)
+            if len(seats) == undos:
+                break  # the last undo: nothing after it is asked about
+    return seats
 
 
 def _replayed(table: Table, log: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any] | None, dict[str, Any]]]:

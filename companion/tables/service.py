@@ -659,11 +659,10 @@ def _replayed(table: Table, log: list[dict[str, Any]]) -> Iterator[tuple[int, di
         game.step(state, event["seat"], event["action"])  # accepted once, so accepted again
 
 
-def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:
-    """Enter the next undone action again (store.redoable) or, with `everything`, each in
-    turn: every one is checked by the rules again, and the first that no longer applies
-    stops the redo with its sentence (those before it stay entered). Allowed to the host,
-    and to a player for their own action."""
+@contextmanager
+def _redo_offer(db, table_id: str, viewer: Viewer, expected_version: Any) -> Iterator[tuple[Table, list[dict[str, Any]]]]:
+    """Inside the table's write: the table and the undone actions that can be redone (at
+    least one), once the checks a redo and a skip share have passed."""
     if viewer.anonymous:
         raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
     with writing(db, table_id):
@@ -674,6 +673,15 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
         pending = redoable(db, table)
         if not pending:
             raise ServiceError(409, "nothing_to_redo", N_("There is nothing to redo."))
+        yield table, pending
+
+
+def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:
+    """Enter the next undone action again (store.redoable) or, with `everything`, each in
+    turn: every one is checked by the rules again, and the first that no longer applies
+    stops the redo with its sentence (those before it stay entered). Allowed to the host,
+    and to a player for their own action."""
+    with _redo_offer(db, table_id, viewer, expected_version) as (table, pending):
         count, stopped = 0, None
         while pending:
             event = pending[0]
@@ -705,16 +713,7 @@ def skip(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> tup
     that was gone back over (an action for the wrong player), or one the rules now refuse,
     no longer stands in front of the rest. It stays in the log, undone; the table moves to
     a new version, its state unchanged. The host, or a player for their own action."""
-    if viewer.anonymous:
-        raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
-    with writing(db, table_id):
-        table = load(db, table_id)
-        _check_expected_version(table, expected_version)
-        _refuse_closed(table)
-        _refuse_after_rematch(table)
-        pending = redoable(db, table)
-        if not pending:
-            raise ServiceError(409, "nothing_to_redo", N_("There is nothing to redo."))
+    with _redo_offer(db, table_id, viewer, expected_version) as (table, pending):
         event = pending[0]
         if not viewer.host and viewer.seat != event["seat"]:
             raise ServiceError(

@@ -29,13 +29,19 @@ window.AudioContext = class {
 """
 
 
-def join(new_phone, url: str) -> Page:
+# Opening a page through the test proxy (tests/browser/proxies.py: a thread and a new
+# connection to the companion for every request) once took over the 6 s a page is given on
+# a busy CI machine; what these tests measure comes after the page is open.
+PROXIED_PAGE_LOAD_MS = 20_000
+
+
+def join(new_phone, url: str, timeout: float | None = None) -> Page:
     phone = new_phone()
     phone.add_init_script(SPIES)
     polls = []
     phone.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
     phone.polls = polls
-    phone.goto(url)
+    phone.goto(url, timeout=timeout)
     return phone
 
 
@@ -583,7 +589,7 @@ def test_push_behind_a_proxy_that_buffers_the_page_polls_by_itself(push_server, 
     proxy = Proxy(int(push_server.rsplit(":", 1)[1]), buffer_events=True)
     try:
         table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
-        bruno = join(new_phone, proxy.url + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1])
+        bruno = join(new_phone, proxy.url + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1], PROXIED_PAGE_LOAD_MS)
         expect(bruno.locator(".who")).to_have_text("You are Bruno")
         expect(bruno.locator("html")).to_have_attribute("data-push", "off", timeout=SYNC_TIMEOUT_MS)
         answer = requests.post(
@@ -618,7 +624,7 @@ def test_push_a_connection_that_dies_without_a_word_is_replaced_and_the_change_a
     proxy = Proxy(int(push_server.rsplit(":", 1)[1]))
     try:
         table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
-        bruno = join(new_phone, proxy.url + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1])
+        bruno = join(new_phone, proxy.url + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1], PROXIED_PAGE_LOAD_MS)
         expect(bruno.locator("html")).to_have_attribute("data-push", "on")
         proxy.cut_silently()
         answer = requests.post(

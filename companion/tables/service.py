@@ -700,10 +700,7 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
             count += 1
             if not everything:
                 break
-            # what store.redoable would say now, without reading the log again for each line
-            pending = pending[1:]
-            if table.game.one_seat_at_a_time and table.game.current_seat(table.state) != event["seat"]:
-                pending = store.without_front_of(pending, event["seat"])  # it ended a corrected turn: the rest goes
+            pending = store.redoable_after_redo(pending, table.game, table.game.current_seat(table.state))
     db.snapshots.put((table_id, table.version), table.state)
     return Redone(table, count, stopped)
 

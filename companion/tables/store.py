@@ -304,13 +304,13 @@ def redoable(
             continue
         if kind == "undone":
             if correcting is not None and seat_in_turn_at(version - 1) != correcting:
-                pending = without_front_of(pending, correcting)  # that turn was over
+                pending = _without_front_of(pending, correcting)  # that turn was over
             pending = [by_seq[event["redo_of"] or event["seq"]] for event in touched] + pending
             correcting = None
             continue
         event = touched[0]
         if correcting is not None and event["seat"] != correcting:
-            pending = without_front_of(pending, correcting)  # the corrected turn is over
+            pending = _without_front_of(pending, correcting)  # the corrected turn is over
         correcting = None
         if event["redo_of"] is not None:
             if pending and pending[0]["seq"] == event["redo_of"]:
@@ -326,11 +326,21 @@ def redoable(
         else:
             pending = _corrected_at_once(pending, event, game)
     if correcting is not None and seat_in_turn_at(as_of) != correcting:
-        pending = without_front_of(pending, correcting)
+        pending = _without_front_of(pending, correcting)
     return pending
 
 
-def without_front_of(pending: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+def redoable_after_redo(pending: list[dict[str, Any]], game, seat_in_turn: int | None) -> list[dict[str, Any]]:
+    """What redoable says once `pending[0]` was redone (`seat_in_turn` now), without reading
+    the log again: a redo of all asks after every line. The line goes, and in a game of
+    turns, the rest of a corrected turn it ended."""
+    redone, rest = pending[0], pending[1:]
+    if game.one_seat_at_a_time and seat_in_turn != redone["seat"]:
+        return _without_front_of(rest, redone["seat"])
+    return rest
+
+
+def _without_front_of(pending: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
     """`pending` without the actions of `seat` in front: what was left of a corrected turn."""
     kept = 0
     while kept < len(pending) and pending[kept]["seat"] == seat:

@@ -136,7 +136,13 @@ class Game:
             raise MalformedAction(
                 N_("%(game)s actions have no field called %(field)s.", game=self.title, field=shown(".".join(unknown)))
             )
+        self.check_shape(action)
         return self.reapply(state, seat, action)
+
+    def check_shape(self, action: dict[str, Any]) -> None:
+        """The types of a new action's fields, or MalformedAction (400): a malformed action
+        is malformed whenever it comes, so this is checked before any rule of the moment (a
+        turn, a step, the game's end). Names and bounds are the rules' (422)."""
 
     def reapply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
         """An action from the log by `seat` on a copy of `state`: the rules alone. Its fields

@@ -76,9 +76,7 @@ def counting_meadow(meadows: list[dict[str, Any]] | None) -> int | None:
     return max((meadow["sheep"] for meadow in meadows if meadow["fenced"] and not meadow["wolf"]), default=0)
 
 
-def _color(raw: Any) -> str:
-    if not isinstance(raw, str):
-        raise MalformedAction(N_('"color" must be one of red, blue, yellow or black.'))
+def _color(raw: str) -> str:
     if raw not in COLORS:
         raise RuleError("unknown_color", N_("There is no %(color)s flock: choose red, blue, yellow or black.", color=shown(raw)))
     return raw
@@ -377,6 +375,12 @@ class Lobo(Game):
             raise RuleError("unknown_action", N_("There is no action called %(type)s in this game.", type=shown(kind)))
         handlers[kind](state, seat, action)
 
+    def check_shape(self, action: dict[str, Any]) -> None:
+        if action["type"] == "choose_color" and not isinstance(action.get("color"), str):
+            raise MalformedAction(N_('"color" must be one of red, blue, yellow or black.'))
+        if action["type"] == "meadows":
+            _meadows_shape(action.get("meadows"))
+
     def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
         """A new action, as every game's; and a final count only with a colour of one's own.
         A player counts the meadows of their colour in the open, their shepherd tile shown:
@@ -394,7 +398,7 @@ class Lobo(Game):
     def _choose_color(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         if state["options"]["deal_colors"]:
             raise RuleError("colors_dealt", N_("The companion dealt the colours: yours is shown on your own phone."))
-        color = _color(action.get("color"))
+        color = _color(action["color"])
         holder = state["seats"][seat]
         if holder["revealed"]:
             raise RuleError("already_revealed", N_("Your colour is revealed: it cannot change any more."))
@@ -435,7 +439,6 @@ class Lobo(Game):
         state["ended"] = END_TILES_PLACED
 
     def _enter_meadows(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        _meadows_shape(action.get("meadows"))
         if state["ended"] is None:
             raise RuleError(
                 "not_ended",

@@ -152,11 +152,15 @@ class Pickomino(wormdice.WormDiceGame):
         return public
 
     # --- actions --------------------------------------------------------------------
+    def check_shape(self, action: dict[str, Any]) -> None:
+        super().check_shape(action)
+        take = action.get("take")
+        if take is not None and not isinstance(take, str):
+            raise MalformedAction(N_('"take" must be the text "grill".'))
+
     def check_extras(self, action: dict[str, Any]) -> None:
         take = action.get("take")
         if take is not None and take != "grill":
-            if not isinstance(take, str):
-                raise MalformedAction(N_('"take" must be the text "grill".'))
             raise RuleError("invalid_take", N_('"take" can only be "grill": decline a steal, take from the grill.'))
 
     def end_turn(self, state: dict[str, Any], seat: int, ended: str, action: dict[str, Any]) -> None:

@@ -236,9 +236,7 @@ class Qwixx(Game):
         require_seat_turn(state["active"], seat, state["players"])
         if state["step"] != "roll":
             raise RuleError("already_rolled", N_("The dice are rolled already this turn."))
-        dice = action.get("dice")
-        if not isinstance(dice, dict):
-            raise MalformedAction(N_('"dice" must be an object: each die still in play and the face it shows.'))
+        dice = action["dice"]
         in_play = dice_in_play(state)
         if set(dice) != set(in_play):
             raise RuleError(
@@ -247,8 +245,6 @@ class Qwixx(Game):
             )
         for die in in_play:
             face = dice[die]
-            if isinstance(face, bool) or not isinstance(face, int):
-                raise MalformedAction(N_("A die shows a whole number from 1 to 6."))
             if not 1 <= face <= 6:
                 raise RuleError("invalid_face", N_("A die shows 1 to 6, not %(face)s.", face=face))
         state["roll"] = {die: dice[die] for die in in_play}
@@ -256,16 +252,24 @@ class Qwixx(Game):
         state["waiting_for"] = list(range(len(state["players"])))
         state["active_crossed"] = False
 
-    @staticmethod
-    def _row_sent(action: dict[str, Any]) -> str | None:
-        """The row an action names, as sent: malformed whenever it is sent (400), so checked
-        before the step it comes in."""
-        if "row" not in action or (action["row"] is not None and not isinstance(action["row"], str)):
-            raise MalformedAction(N_('Say the row: "row" is red, yellow, green, blue, or null to pass.'))
-        return action["row"]
+    def check_shape(self, action: dict[str, Any]) -> None:
+        kind = action["type"]
+        if kind == "roll":
+            dice = action.get("dice")
+            if not isinstance(dice, dict):
+                raise MalformedAction(N_('"dice" must be an object: each die still in play and the face it shows.'))
+            if any(isinstance(face, bool) or not isinstance(face, int) for face in dice.values()):
+                raise MalformedAction(N_("A die shows a whole number from 1 to 6."))
+        if kind in ("white", "colour"):
+            if "row" not in action or (action["row"] is not None and not isinstance(action["row"], str)):
+                raise MalformedAction(N_('Say the row: "row" is red, yellow, green, blue, or null to pass.'))
+        if kind == "colour" and action["row"] is not None:
+            white = action.get("white")
+            if isinstance(white, bool) or not isinstance(white, int):
+                raise MalformedAction(N_('"white" is the white die that goes with the coloured one: 1 or 2.'))
 
     def _row(self, state: dict[str, Any], action: dict[str, Any]) -> str | None:
-        row = self._row_sent(action)
+        row = action["row"]
         if row is not None and row not in ROWS:
             raise RuleError("unknown_row", N_("Qwixx has no %(row)s row: the rows are red, yellow, green and blue.", row=shown(row)))
         if row in state["locked"]:
@@ -273,7 +277,6 @@ class Qwixx(Game):
         return row
 
     def _white(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        self._row_sent(action)
         if state["step"] == "roll":
             raise RuleError("roll_first", N_("Roll the dice first: it is %(name)s's turn to roll.", name=state["players"][state["active"]]))
         if state["step"] == "colour" or seat not in state["waiting_for"]:
@@ -298,8 +301,6 @@ class Qwixx(Game):
 
     def _colour(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         white = action.get("white")
-        if self._row_sent(action) is not None and (isinstance(white, bool) or not isinstance(white, int)):
-            raise MalformedAction(N_('"white" is the white die that goes with the coloured one: 1 or 2.'))
         require_seat_turn(state["active"], seat, state["players"])
         if state["step"] == "roll":
             raise RuleError("roll_first", N_("Roll the dice first: it is %(name)s's turn to roll.", name=state["players"][seat]))

@@ -516,6 +516,22 @@ class TwentyOne(Game):
     def starts_round(self, action: dict[str, Any]) -> bool:
         return action.get("type") == "roll"
 
+    def check_shape(self, action: dict[str, Any]) -> None:
+        kind = action["type"]
+        if kind in ("roll", "reroll"):
+            check_dice_shape(action.get("dice"))
+        if kind not in ("enter", "cross"):
+            return
+        row, roll, colors = action.get("row"), action.get("roll"), action.get("colors")
+        if row is not None and (isinstance(row, bool) or not isinstance(row, int)):
+            raise MalformedAction(N_("The row must be a whole number."))
+        if roll is not None:
+            check_dice_shape(roll)
+        if (kind == "enter" or colors is not None) and (
+            not isinstance(colors, list) or not all(isinstance(color, str) for color in colors)
+        ):
+            raise MalformedAction(N_('The dice to enter are a list of their colours ("colors").'))
+
     def step(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         if state["finished"]:
             raise RuleError("game_over", N_("The game is over."))
@@ -575,8 +591,6 @@ class TwentyOne(Game):
     def _require_writer(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
         """The checks entering and crossing share; returns the seat's current row."""
         seen_row = action.get("row")
-        if seen_row is not None and (isinstance(seen_row, bool) or not isinstance(seen_row, int)):
-            raise MalformedAction(N_("The row must be a whole number."))  # malformed whenever it is sent (400)
         if state["roll"] is None:
             raise RuleError(
                 "no_roll",
@@ -601,9 +615,7 @@ class TwentyOne(Game):
         return sheet["rows"][sheet["row"]]
 
     def _enter(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-        colors = action.get("colors")
-        if not isinstance(colors, list) or not all(isinstance(color, str) for color in colors):
-            raise MalformedAction(N_('The dice to enter are a list of their colours ("colors").'))
+        colors = action["colors"]
         row = self._require_writer(state, seat, action)
         if not colors:
             raise RuleError("nothing_to_enter", N_("Choose at least one die to enter, or cross out a field."))
@@ -722,15 +734,21 @@ class TwentyOne(Game):
         return N_("crossed out a field.")
 
 
+def check_dice_shape(dice: Any) -> None:
+    """A roll as sent: a whole number for each of the six dice (which numbers is a rule)."""
+    if not isinstance(dice, dict) or set(dice) != set(COLORS):
+        raise MalformedAction(N_("A roll gives a number for each of the six dice: white, black, red, blue, yellow and green."))
+    for value in dice.values():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise MalformedAction(N_("A die shows a whole number from 1 to 6."))
+
+
 def parse_dice(dice: Any) -> dict[str, int]:
     """The six dice of a roll (an action's, or the one a writer's page showed), by colour,
     each showing 1..6."""
-    if not isinstance(dice, dict) or set(dice) != set(COLORS):
-        raise MalformedAction(N_("A roll gives a number for each of the six dice: white, black, red, blue, yellow and green."))
+    check_dice_shape(dice)
     for color in COLORS:
         value = dice[color]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise MalformedAction(N_("A die shows a whole number from 1 to 6."))
         if value not in DIE_FACES:
             raise RuleError(
                 "invalid_die",

@@ -32,10 +32,8 @@ class Dice:
 
     def parse(self, raw: Any) -> Any:
         """A face from the API (an integer 1..6 or "worm"), checked against these dice."""
-        if raw == WORM:
+        if _face_shape(raw) == WORM:
             return WORM
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise MalformedAction(N_('A die face is a number from 1 to 6 or "worm".'))
         if raw not in self.faces:
             raise RuleError("invalid_face", N_("These dice have no %(face)s.", face=raw))
         return raw
@@ -95,8 +93,32 @@ def new_faces(turn: dict[str, Any], roll: list[Any]) -> list[Any]:
     return [face for face in dict.fromkeys(roll) if face not in taken]
 
 
+def _face_shape(raw: Any) -> Any:
+    """A face as sent: a whole number or "worm" (which numbers these dice have is a rule)."""
+    if raw != WORM and (isinstance(raw, bool) or not isinstance(raw, int)):
+        raise MalformedAction(N_('A die face is a number from 1 to 6 or "worm".'))
+    return raw
+
+
+def check_action_shape(action: dict[str, Any]) -> None:
+    """The types of a dice action's fields, before any rule of the moment (Game.check_shape)."""
+    kind = action["type"]
+    if kind == "roll":
+        if not isinstance(action.get("dice"), list):
+            raise MalformedAction(N_("A roll is a list of dice faces."))
+        for face in action["dice"]:
+            _face_shape(face)
+    if kind in ("keep", "set_aside"):
+        _face_shape(action.get("face"))
+    if kind == "set_aside":
+        count = action.get("count")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise MalformedAction(N_("The count of dice must be a whole number."))
+
+
 def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None:
-    """Check and apply one dice action to `turn` (in place, only once it is valid)."""
+    """Check and apply one dice action to `turn` (in place, only once it is valid; its
+    fields' types were checked already: check_action_shape)."""
     kind = action["type"]
     if kind == "roll":
         return _roll(turn, action, dice)
@@ -110,9 +132,7 @@ def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None
     if kind == "set_aside":
         _no_pending_roll(turn)
         face = dice.parse(action.get("face"))
-        count = action.get("count")
-        if isinstance(count, bool) or not isinstance(count, int):
-            raise MalformedAction(N_("The count of dice must be a whole number."))
+        count = action["count"]
         _check_new(turn, face)
         if count < 1:
             raise RuleError("invalid_count", N_("Set aside at least one die."))
@@ -152,10 +172,7 @@ def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None
 
 def _roll(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None:
     _no_pending_roll(turn)
-    raw = action.get("dice")
-    if not isinstance(raw, list):
-        raise MalformedAction(N_("A roll is a list of dice faces."))
-    roll = [dice.parse(face) for face in raw]
+    roll = [dice.parse(face) for face in action["dice"]]
     if len(roll) != turn["dice_left"]:
         raise RuleError(
             "wrong_dice_count",
@@ -232,6 +249,9 @@ class WormDiceGame(Game):
         ended = play(state["turn"], action, self.dice)
         if ended is not CONTINUES:
             self.end_turn(state, seat, ended, action)
+
+    def check_shape(self, action: dict[str, Any]) -> None:
+        check_action_shape(action)
 
     def check_extras(self, action: dict[str, Any]) -> None:
         """What the game adds to the dice actions, checked before the dice are."""

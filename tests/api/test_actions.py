@@ -384,3 +384,27 @@ def test_a_well_formed_action_sent_too_early_is_told_it_is_too_early(api):
     table = api.create(("Ana", "Bruno"), game="lobo")
     refused = api.act(table, table.seat(0), {"type": "meadows", "meadows": [{"sheep": -1, "fenced": True, "wolf": False}]})
     assert_error(refused, 422, "not_ended")
+
+
+@pytest.mark.parametrize(
+    "game, seat, action",
+    [
+        pytest.param("pickomino", 1, {"type": "roll", "dice": "all"}, id="pickomino_roll_out_of_turn"),
+        pytest.param("pickomino", 0, {"type": "keep", "face": "six"}, id="pickomino_keep_before_the_roll"),
+        pytest.param("pickomino", 1, {"type": "set_aside", "face": 3, "count": "two"}, id="pickomino_count_out_of_turn"),
+        pytest.param("pickomino", 1, {"type": "stop", "take": 24}, id="pickomino_take_out_of_turn"),
+        pytest.param("heckmeck-barbecue", 1, {"type": "roll", "dice": [1, True]}, id="barbecue_face_out_of_turn"),
+        pytest.param("lobo", 0, {"type": "choose_color", "color": 2}, id="lobo_colour_when_dealt"),
+        pytest.param("twenty-one", 1, {"type": "roll", "dice": "all"}, id="twenty_one_roll_by_another"),
+        pytest.param("twenty-one", 0, {"type": "reroll", "dice": []}, id="twenty_one_reroll_before_the_roll"),
+        pytest.param("twenty-one", 0, {"type": "cross", "roll": "seen"}, id="twenty_one_seen_roll_before_the_roll"),
+        pytest.param("twenty-one", 0, {"type": "cross", "colors": "white"}, id="twenty_one_cross_colours_before_the_roll"),
+        pytest.param("qwixx", 1, {"type": "roll", "dice": {"white1": "6"}}, id="qwixx_roll_out_of_turn"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_400_before_the_turn_and_the_step(api, game, seat, action):
+    """docs/api.md: wrong types are 400, whoever's turn it is and whatever the step: the
+    shape of an action is checked before any rule of the moment (Game.check_shape)."""
+    table = api.create(("Ana", "Bruno"), game=game)
+    with api.changes_nothing(table):
+        assert_error(api.act(table, table.seat(seat), action), 400, "malformed_action")

@@ -99,7 +99,7 @@ def seat_map_to_list(value: dict[str, Any], option: str) -> list[Any]:
     entries: dict[int, Any] = {}
     for key, entry in value.items():
         seat = key.split(".", 1)[0]
-        if not seat.isdecimal():
+        if not (seat.isascii() and seat.isdecimal()):
             raise MalformedAction(N_("The option %(option)s is a list with one entry per player.", option=option))
         if len(seat) > 1 or int(seat) >= len(LETTERS):  # never more seats than sheets
             raise RuleError(

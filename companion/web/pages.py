@@ -101,14 +101,14 @@ def create_table():
     names = [slots[slot] for slot in filled]
 
     try:
-        created = service.create_table(get_db(), slug, names, read_options(GAMES.get(slug), filled))
+        created = service.create_table(get_db(), slug, names, read_options(GAMES.get(slug), filled, len(slots)))
     except (service.ServiceError, RuleError) as error:
         return render_home(render(error.text), request.form, error.status)
     phone.remember(created.table.id, "host", created.host_token)
     return redirect(url_for("pages.join_screen", table_id=created.table.id), 303)
 
 
-def read_options(game: Game | None, filled: list[int]) -> dict[str, Any]:
+def read_options(game: Game | None, filled: list[int], slot_count: int) -> dict[str, Any]:
     """The start form's options for `game`: checkboxes, and maps typed or chosen field by
     field (see form_option_map)."""
     options: dict[str, Any] = {}
@@ -118,24 +118,26 @@ def read_options(game: Game | None, filled: list[int]) -> dict[str, Any]:
         else:
             entries = form_option_map(f"{game.slug}.{option.name}.")
             if option.per_seat:
-                entries = slots_to_seats(entries, filled)
+                entries = slots_to_seats(entries, filled, slot_count)
             if entries:
                 options[option.name] = entries
     return options
 
 
-def slots_to_seats(entries: dict[str, Any], filled: list[int]) -> dict[str, Any]:
+def slots_to_seats(entries: dict[str, Any], filled: list[int], slot_count: int) -> dict[str, Any]:
     """A per-seat option's form entries, keyed "<slot>" or "<slot>.<more>", re-keyed by seat:
     a name slot left empty takes no seat, so the players after it move up, and so do their
-    entries. Entries of empty slots are dropped."""
+    entries. Entries of the form's empty slots are dropped; any other key is garbled, and
+    left for the game to refuse with its sentence."""
     seat_of_slot = {str(slot): str(seat) for seat, slot in enumerate(filled)}
+    empty_slots = {str(slot) for slot in range(slot_count)} - set(seat_of_slot)
     seated = {}
     for key, value in entries.items():
         slot, dot, rest = key.partition(".")
         if slot in seat_of_slot:
             seated[seat_of_slot[slot] + dot + rest] = value
-        elif not slot.isdecimal():
-            seated[key] = value  # malformed: left for the game to refuse with its sentence
+        elif slot not in empty_slots:
+            seated[key] = value
     return seated
 
 

@@ -160,6 +160,23 @@ def test_option_entries_for_more_seats_than_a_table_can_have_are_refused(client)
     assert response.status_code == 422 and response.get_json()["code"] == "option_per_seat"
 
 
+@pytest.mark.parametrize("slot", ["\u0663", "01", "9", "first"])
+def test_start_form_a_garbled_sheet_field_is_refused_with_a_sentence_not_dropped(client, slot):
+    """Only the form's own empty name slots drop their entries; a field for any other slot
+    (an Arabic-Indic 3, a leading zero, beyond the form's slots) is a sentence."""
+    response = start_form(client, {"player": ["Ana", "Bruno", "", ""], f"twenty-one.sheets.{slot}": "B"})
+    assert response.status_code in (400, 422), response.status_code
+    assert "The option sheets" in response.text
+    assert "/t/" not in client.get("/tables").text  # no table was made
+
+
+def test_an_option_entry_for_a_seat_in_other_digits_is_malformed(client):
+    response = client.post(
+        "/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"], "options": {"sheets": {"\u0661": "B"}}}
+    )
+    assert response.status_code == 400 and response.get_json()["code"] == "malformed_action"
+
+
 def test_start_form_a_name_slot_left_empty_moves_the_later_players_sheets_with_them(client):
     taps = {
         f"twenty-one.sheet_layouts.2.{row}.{position}": color

@@ -11,6 +11,7 @@ from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
 
 from companion.tables import service
 from companion.tables.db import get_db
+from companion.web.chart import score_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -64,3 +65,16 @@ def test_the_chart_of_lobo_is_meadow_plus_bonus_and_there_is_no_picture_before_t
     play_lobo(client, table, [4, 2], leaving=(1,))
     page = client.get(f"/t/{table.id}/results").get_data(as_text=True)
     assert "Ana: 4" in page and "Bruno: 8" in page  # Bruno left first: 2 sheep + 6
+
+
+def test_players_level_with_each_other_have_their_lines_side_by_side_not_one_hidden():
+    """A tie (or nobody scoring yet) drew the lines on the same pixels: only the last
+    player's showed. Each line is one line's width from the next."""
+    root = ElementTree.fromstring(str(score_chart([[0, 2, 5], [0, 2, 5], [0, 2, 5]], ["Ana", "Bruno", "Caio"], "scores", "actions")))
+    heights = [
+        [float(point.split(",")[1]) for point in line.get("points").split()] for line in root.findall(f"{SVG}polyline")
+    ]
+    width = float(root.find(f"{SVG}polyline").get("stroke-width"))
+    for upper, lower in zip(heights, heights[1:]):
+        assert all(below - above >= width for above, below in zip(upper, lower))
+    assert [text.text for text in root.findall(f"{SVG}text")][-3:] == ["Ana: 5", "Bruno: 5", "Caio: 5"]

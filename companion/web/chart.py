@@ -15,6 +15,9 @@ WIDTH, HEIGHT = 640, 320
 # its units is 11 to 14 px there.
 AXIS_FONT, LEGEND_FONT, LEGEND_LINE = 23, 28, 38
 LEFT, RIGHT, TOP, BOTTOM = 64, 12, 18, 46
+# Each player's line is drawn this far from the next one's (its own width): players level
+# with each other (a tie, or no points yet) are side by side, never one under the other.
+LINE_WIDTH = 3
 
 
 def _number(value: int | float) -> str:
@@ -48,9 +51,10 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
     ]
     for seat, points in enumerate(series):
         colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]
-        line = " ".join(f"{_number(x(step))},{_number(y(score))}" for step, score in enumerate(points))
+        apart = (seat - (len(series) - 1) / 2) * LINE_WIDTH
+        line = " ".join(f"{_number(x(step))},{_number(y(score) + apart)}" for step, score in enumerate(points))
         parts.append(
-            f'<polyline data-seat="{seat}" points="{line}" fill="none" stroke="{colour}" stroke-width="3"'
+            f'<polyline data-seat="{seat}" points="{line}" fill="none" stroke="{colour}" stroke-width="{LINE_WIDTH}"'
             ' stroke-linejoin="round" stroke-linecap="round"/>'
         )
         legend_y = HEIGHT + LEGEND_LINE * seat + LEGEND_FONT

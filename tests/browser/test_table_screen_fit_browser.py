@@ -229,3 +229,11 @@ def test_the_table_screen_fits_a_720p_tv_at_the_most_players_in_every_language(
         small = [(item["text"], item["size"]) for item in found["names"] + found["scores"] if item["size"] < LEAST_TEXT_PX]
         assert not small, f"{where}: under {LEAST_TEXT_PX} px: {small}"
         screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-{locale}-{size[0]}.png"))
+
+
+def test_a_closed_barbecue_spot_says_so_readably_on_a_tv(live_server, new_phone):
+    """The "closed" label of a spot with two plates was the phone's 10 px on the TV."""
+    table = BUILDERS["heckmeck-barbecue"](live_server.url, GAMES["heckmeck-barbecue"].max_players, "late")
+    screen = open_screen(new_phone, live_server.url, table.id, TV)
+    sizes = screen.eval_on_selector_all("#screen .spot-closed", "labels => labels.map(label => parseFloat(getComputedStyle(label).fontSize))")
+    assert sizes and min(sizes) >= LEAST_TEXT_PX, sizes

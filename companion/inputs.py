@@ -13,7 +13,7 @@ import unicodedata
 from typing import Any
 
 from .games.errors import MalformedAction
-from .games.text import N_, Text
+from .games.text import N_, Text, shown
 
 # No count, score, seat or version at a table comes near this; a bigger number is a slip
 # or a probe. Bounding every number here keeps a huge one out of the rules' sentences
@@ -126,13 +126,28 @@ def load_json(raw: bytes | str) -> Any:
     Unicode (no lone surrogate, which JSON's \\ud800 escapes can make and nothing can store
     or show). InputError otherwise."""
     try:
-        value = json.loads(raw, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+        value = json.loads(
+            raw, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant, object_pairs_hook=_fields_once
+        )
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
         if isinstance(error, InputError):
             raise
         raise InputError("malformed_json", NOT_JSON) from None
     _check_texts(value)
     return value
+
+
+def _fields_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every field is named once: of {"count": 3, "count": 8} the
+    parser would keep the last, and the request would mean what it does not say."""
+    fields: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in fields:
+            if not is_valid_unicode(name):
+                raise InputError("invalid_text", NOT_UNICODE)
+            raise InputError("duplicate_field", N_("The request names the field %(field)s twice: send each field once.", field=shown(name)))
+        fields[name] = value
+    return fields
 
 
 def _check_texts(value: Any) -> None:

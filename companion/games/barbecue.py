@@ -19,7 +19,7 @@ from typing import Any
 
 from . import wormdice
 from .base import THREE, TWO, Option, Scene, explain_ties, rank
-from .errors import MalformedAction, RuleError
+from .errors import MALFORMED_OPTION, MalformedAction, RuleError
 from .schema import COUNT, SEAT, SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing, shown
 
@@ -47,12 +47,12 @@ PLACED, PROTECTED, STOLE, SNAIL, FAILED = "placed", "protected", "stole", "snail
 def check_spot_worms(raw: Any) -> dict[str, int]:
     """The option spot_worms: corrections {spot: worms} over the default table, complete."""
     if not isinstance(raw, dict):
-        raise MalformedAction(N_("spot_worms must be a map from grill spot to worms."), code="malformed_option")
+        raise MalformedAction(N_("spot_worms must be a map from grill spot to worms."), code=MALFORMED_OPTION)
     table = dict(DEFAULT_SPOT_WORMS)
     for key, worms in raw.items():
         if isinstance(key, bool) or not isinstance(key, (str, int)):
-            raise MalformedAction(N_("spot_worms must be a map from grill spot to worms."), code="malformed_option")
-        spot = str(key).strip()
+            raise MalformedAction(N_("spot_worms must be a map from grill spot to worms."), code=MALFORMED_OPTION)
+        spot = str(key)  # as the spot is written: " 23" would be a second entry for 23
         if spot not in table:
             raise RuleError(
                 "invalid_spot",
@@ -61,7 +61,7 @@ def check_spot_worms(raw: Any) -> dict[str, int]:
             )
         if isinstance(worms, bool) or not isinstance(worms, int):
             raise MalformedAction(
-                N_("The worms of spot %(spot)s must be a whole number.", spot=spot), code="malformed_option"
+                N_("The worms of spot %(spot)s must be a whole number.", spot=spot), code=MALFORMED_OPTION
             )
         if worms not in SPOT_WORMS_RANGE:
             raise RuleError(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Callable, Iterable
 
-from .errors import MalformedAction, RuleError
+from .errors import MALFORMED_OPTION, MalformedAction, RuleError
 from .schema import ApiSchemas
 from .text import N_, Text, shown
 
@@ -55,7 +55,7 @@ class Option:
             return self.validate(value)
         if self.is_flag:
             if not isinstance(value, bool):
-                raise MalformedAction(N_("The option %(option)s must be true or false.", option=self.name))
+                raise MalformedAction(N_("The option %(option)s must be true or false.", option=self.name), code=MALFORMED_OPTION)
             return value
         raise TypeError(f"option {self.name} needs a validate function")
 

@@ -19,6 +19,9 @@ class RuleError(Exception):
         self.status = status
 
 
+MALFORMED_OPTION = "malformed_option"  # the code of an option of the wrong shape (an action's: malformed_action)
+
+
 class MalformedAction(RuleError):
     """An action whose shape is wrong (missing field, wrong type): HTTP 400."""
 

@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from .base import THREE, TWO, Game, Option, Scene, explain_ties, rank
-from .errors import MalformedAction, RuleError
+from .errors import MALFORMED_OPTION, MalformedAction, RuleError
 from .schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
 from .text import N_, NP_, Text, listing, shown
 
@@ -100,7 +100,7 @@ def seat_map_to_list(value: dict[str, Any], option: str) -> list[Any]:
     for key, entry in value.items():
         seat = key.split(".", 1)[0]
         if not (seat.isascii() and seat.isdecimal()):
-            raise MalformedAction(N_("The option %(option)s is a list with one entry per player.", option=option))
+            raise MalformedAction(N_("The option %(option)s is a list with one entry per player.", option=option), code=MALFORMED_OPTION)
         if len(seat) > 1 or int(seat) >= len(LETTERS):  # never more seats than sheets
             raise RuleError(
                 "option_per_seat",
@@ -119,7 +119,7 @@ def check_sheets(value: Any) -> list[str | None] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not all(letter is None or isinstance(letter, str) for letter in value):
-        raise MalformedAction(N_("The option sheets is a list with one sheet letter (A to F) per player."))
+        raise MalformedAction(N_("The option sheets is a list with one sheet letter (A to F) per player."), code=MALFORMED_OPTION)
     if not any(value):
         return None
     for letter in value:
@@ -139,12 +139,12 @@ def check_layout(layout: Any, player: int) -> list[list[str]]:
     """One copied sheet: five rows, each the six colours once, left to right."""
     shape = N_("A copied sheet is five rows of the six colour names, left to right.")
     if not isinstance(layout, list) or not all(isinstance(row, list) for row in layout):
-        raise MalformedAction(shape)
+        raise MalformedAction(shape, code=MALFORMED_OPTION)
     if len(layout) != ROWS:
         raise RuleError("invalid_layout", N_("The copied sheet of player %(player)s needs five rows.", player=player))
     for index, row in enumerate(layout, start=1):
         if not all(isinstance(color, str) for color in row):
-            raise MalformedAction(shape)
+            raise MalformedAction(shape, code=MALFORMED_OPTION)
         unknown = [color for color in row if color not in COLORS]
         if unknown:
             raise RuleError("invalid_layout", N_("%(color)s is not a die colour.", color=shown(unknown[0])))
@@ -168,19 +168,24 @@ def layout_from_form(fields: dict[str, Any]) -> list[list[Any]]:
     ]
 
 
+LAYOUTS_SHAPE = N_("The option sheet_layouts is a list with, per player, null or a copied sheet.")
+
+
 def check_layouts(value: Any) -> list[list[list[str]] | None] | None:
     """`sheet_layouts`: per seat null (the sheet's own colours) or a copied sheet."""
     if isinstance(value, dict):
         by_seat: dict[str, dict[str, Any]] = {}
         for key, color in value.items():
             seat, _, field = key.partition(".")
+            if not field:  # the start form's fields are "<seat>.<row>.<field>"
+                raise MalformedAction(LAYOUTS_SHAPE, code=MALFORMED_OPTION)
             by_seat.setdefault(seat, {})[field] = color
         value = seat_map_to_list({seat: layout_from_form(fields) for seat, fields in by_seat.items()}, "sheet_layouts")
     if value is None:
         return None
     if not isinstance(value, list):
-        raise MalformedAction(N_("The option sheet_layouts is a list with, per player, null or a copied sheet."))
-    if not any(value):
+        raise MalformedAction(LAYOUTS_SHAPE, code=MALFORMED_OPTION)
+    if all(layout is None for layout in value):
         return None
     return [None if layout is None else check_layout(layout, seat + 1) for seat, layout in enumerate(value)]
 

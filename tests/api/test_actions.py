@@ -191,6 +191,24 @@ def test_malformed_json_is_400(api, table, raw):
     assert_error(response, 400, "malformed_json")
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"type": "set_aside", "face": "worm", "count": 3, "count": 8}',
+        '{"type": "bust", "type": "stop"}',
+        '{"type": "roll", "dice": [1, 2, 3, 4, 5, 6, 6, 6], "seat": 0, "seat": 1}',
+    ],
+    ids=["count_twice", "type_twice", "seat_twice"],
+)
+def test_a_field_named_twice_is_400_not_the_last_one_taken(api, table, raw):
+    """JSON parsers keep the last of two equal names: {"count": 3, "count": 8} set eight
+    worms aside. Such a body means nothing certain, so it is refused."""
+    with api.changes_nothing(table):
+        response = api.post_raw(f"/api/tables/{table.id}/actions", raw, table.host)
+    assert_error(response, 400, "duplicate_field")
+    assert "twice" in response.get_json()["error"]
+
+
 def test_a_body_over_64_kilobytes_is_413(api, table):
     with api.changes_nothing(table):
         response = api.act(table, table.seat(ANA), {**roll(*FULL_ROLL), "note": "x" * 70_000})

@@ -128,7 +128,7 @@ def test_create_table_with_an_option_the_game_lacks_is_422(app, client, game):
         pytest.param(
             {"game": "pickomino", "players": ["Ana", "Bruno"], "options": {"flip_when_empty": "yes"}},
             400,
-            "malformed_action",
+            "malformed_option",
             id="option_of_the_wrong_type",
         ),
         pytest.param(
@@ -164,6 +164,51 @@ def test_create_table_refuses_malformed_json(app, api, raw):
     response = api.post_raw("/api/tables", raw)
 
     assert_error(response, 400, "malformed_json")
+    assert count_tables(app) == 0
+
+
+def test_create_table_refuses_a_field_named_twice(app, api):
+    response = api.post_raw("/api/tables", '{"game": "qwixx", "game": "lobo", "players": ["Ana", "Bruno"]}')
+    assert_error(response, 400, "duplicate_field")
+    assert count_tables(app) == 0
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("pickomino", {"alternative_return": 1}),
+        ("lobo", {"deal_colors": "no"}),
+        ("twenty-one", {"sheets": [1, 2]}),
+        ("twenty-one", {"sheets": {"x": "A"}}),
+        ("twenty-one", {"sheet_layouts": {"0": 1}}),
+        ("twenty-one", {"sheet_layouts": [[1]]}),
+        ("heckmeck-barbecue", {"spot_worms": {"23": "2"}}),
+    ],
+)
+def test_an_option_of_the_wrong_shape_is_400_malformed_option(app, api, game, options):
+    """One code for an option of the wrong shape, whichever the game (it was
+    malformed_action, of no action, for some), and a map the start form would never send
+    ({"0": 1} has no row and field) is not read as an unfinished copied sheet (422)."""
+    response = api.client.post("/api/tables", json={"game": game, "players": ["Ana", "Bruno"], "options": options})
+    assert_error(response, 400, "malformed_option")
+    assert count_tables(app) == 0
+
+
+@pytest.mark.parametrize("spot", [" 23", "23 ", "023", "+23"])
+def test_a_grill_spot_is_named_as_written_so_no_two_entries_name_one_spot(app, api, spot):
+    """{"23 ": 5, "23": 1} was taken as spot 23 twice, and the 5 was lost without a word."""
+    response = api.client.post(
+        "/api/tables", json={"game": "heckmeck-barbecue", "players": ["Ana", "Bruno"], "options": {"spot_worms": {spot: 5, "23": 1}}}
+    )
+    assert_error(response, 422, "invalid_spot")
+    assert count_tables(app) == 0
+
+
+def test_empty_copied_sheets_are_refused_not_taken_as_none(app, api):
+    response = api.client.post(
+        "/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"], "options": {"sheet_layouts": [[], []]}}
+    )
+    assert_error(response, 422, "invalid_layout")
     assert count_tables(app) == 0
 
 

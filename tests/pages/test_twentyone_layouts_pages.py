@@ -22,9 +22,9 @@ PRINTED = [list(COLORS[row:] + COLORS[:row]) for row in range(ROWS)]
         ([[*PRINTED[:4], [*COLORS[:5], "purple"]]], 422, "invalid_layout"),
         ([[*PRINTED[:4], list(COLORS[:5])]], 422, "invalid_layout"),
         ([None, None, PRINTED], 422, "option_per_seat"),
-        ("PRINTED", 400, "malformed_action"),
-        ([[*PRINTED[:4], [1, 2, 3, 4, 5, 6]]], 400, "malformed_action"),
-        ([["white"] * 5], 400, "malformed_action"),
+        ("PRINTED", 400, "malformed_option"),
+        ([[*PRINTED[:4], [1, 2, 3, 4, 5, 6]]], 400, "malformed_option"),
+        ([["white"] * 5], 400, "malformed_option"),
     ],
 )
 def test_option_sheet_layouts_refused_unless_five_rows_of_the_six_colours(client, layouts, status, code):
@@ -174,7 +174,7 @@ def test_an_option_entry_for_a_seat_in_other_digits_is_malformed(client):
     response = client.post(
         "/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"], "options": {"sheets": {"\u0661": "B"}}}
     )
-    assert response.status_code == 400 and response.get_json()["code"] == "malformed_action"
+    assert response.status_code == 400 and response.get_json()["code"] == "malformed_option"
 
 
 def test_start_form_a_name_slot_left_empty_moves_the_later_players_sheets_with_them(client):

@@ -192,3 +192,62 @@ def test_a_port_reserved_to_the_administrator_is_one_sentence():
         shutil.rmtree(folder)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == "Port 80 is reserved to the system's administrator here: choose a port above 1023, e.g. --port 5000.\n"
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_a_backup_into_a_folder_asks_for_a_file_name(app, tmp_path: Path, monkeypatch, capsys, force):
+    """`backup --force FOLDER`, which the "exists already" sentence led to, ended in a
+    traceback (IsADirectoryError) and left a .partial copy beside the folder."""
+    monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
+    (tmp_path / "backups").mkdir()
+    assert main(["backup", *force, str(tmp_path / "backups")]) == 1
+    assert capsys.readouterr().err == (
+        f"{tmp_path / 'backups'} is a folder: give the file to write, e.g. {tmp_path / 'backups' / 'companion-backup.sqlite3'}.\n"
+    )
+    assert not (tmp_path / "backups.partial").exists() and not any((tmp_path / "backups").iterdir())
+
+
+@pytest.mark.parametrize(
+    "option, value, sentence",
+    [
+        ("--port", "70000", "give a whole number from 0 to 65535, not '70000'"),
+        ("--port", "-1", "give a whole number from 0 to 65535, not '-1'"),
+        ("--processes", "0", "give a whole number from 1 to 64, not '0'"),
+        ("--processes", "4000", "give a whole number from 1 to 64, not '4000'"),
+        ("--threads", "0", "give a whole number from 1 to 256, not '0'"),
+        ("--connections", "-3", "give a whole number from 1 to 100000, not '-3'"),
+        ("--port", "5e3", "give a whole number from 0 to 65535, not '5e3'"),
+        ("--port", "9" * 50, "give a whole number from 0 to 65535, not '" + "9" * 50 + "'"),
+    ],
+)
+def test_a_number_option_out_of_its_bounds_is_one_sentence(capsys, option, value, sentence):
+    """--port 70000 listened on 4464 (modulo 65536) and printed :70000 in the QR code;
+    --threads 0 or --connections 0 served nothing and would not stop on Ctrl+C."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", option, value])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"companion serve: error: argument {option}: {sentence}"
+
+
+@pytest.mark.parametrize(
+    "url, problem",
+    [
+        ("notaurl", "is not an address"),
+        ("http://[bad", "is not an address"),
+        ("ftp://x y", "is not an address"),
+        ("http://192.168.1.20:99999", "is not an address"),
+        ("http://127.0.0.1:5640/sub", "has a path"),
+        ("http://127.0.0.1:5640/?x=1", "has a path"),
+    ],
+)
+def test_a_public_url_phones_could_not_use_is_one_sentence(tmp_path: Path, url, problem):
+    """Join links were made of whatever --public-url said: notaurl/j/..., or /sub/j/... that
+    led to /t/<id> without the prefix, a 404 behind the proxy."""
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "COMPANION_PUBLIC_URL": url}
+    env.pop("COMPANION_DATABASE", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(free_port())],
+        env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"The public URL {url!r} {problem}"), done.stderr

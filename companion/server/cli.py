@@ -19,17 +19,22 @@ from urllib.parse import urlsplit
 
 import qrcode
 
+from .. import inputs
 from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, create_app, default_database
 from . import processes
 from ..tables import db, postgres
 from ..tables.db import DatabaseUnusable
-from ..web.links import only_this_machine, public_base
+from ..web.links import only_this_machine, public_base, public_url_problem
 
 
 def serve(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
+    problem = public_url and public_url_problem(public_url)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     try:
         app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
     except (DatabaseUnusable, DataFolderUnusable) as error:
@@ -234,6 +239,9 @@ def backup(args: argparse.Namespace) -> int:
     pg_dump), safe while serving."""
     source_path = os.environ.get("COMPANION_DATABASE") or str(default_database())
     target = Path(args.path)
+    if target.is_dir():  # --force would have replaced a folder by a file: it cannot
+        print(f"{target} is a folder: give the file to write, e.g. {target / 'companion-backup.sqlite3'}.", file=sys.stderr)
+        return 1
     if target.exists() and not args.force:
         print(f"{target} exists already; add --force to replace it.", file=sys.stderr)
         return 1
@@ -282,13 +290,32 @@ def backup_postgresql(url: str, target: Path) -> int:
     return 0
 
 
+def bounded(least: int, most: int):
+    """An option's whole number from `least` to `most` (argparse says which option, and
+    this what it takes): --port 70000 was taken modulo 65536, --threads 0 served nothing."""
+
+    def parse(typed: str) -> int:
+        try:
+            number = inputs.whole_number(typed)
+        except inputs.InputError:
+            number = None
+        if number is None or not least <= number <= most:
+            raise argparse.ArgumentTypeError(f"give a whole number from {least} to {most}, not {typed!r}")
+        return number
+
+    return parse
+
+
+MOST_PROCESSES = 64  # a process per core of the largest machine a table is kept on, and then some
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion", description="A scoring companion for board and dice games.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {metadata.version('companion')}")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("serve", help="start the companion for the phones at the table")
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")
-    run.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
+    run.add_argument("--port", type=bounded(0, 65535), default=5000, help="port to listen on (default 5000; 0: any free one)")
     run.add_argument("--public-url", help="base of the join links in QR codes, e.g. http://192.168.1.20:5000")
     run.add_argument(
         "--server",
@@ -298,17 +325,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     run.add_argument(
         "--processes",
-        type=int,
+        type=bounded(1, MOST_PROCESSES),
         help="server processes (default on Linux: one per core, at most 8; elsewhere 1)",
     )
     run.add_argument(
         "--threads",
-        type=int,
+        type=bounded(1, 256),
         help="with --server threads only: threads per server process (default 2 with several processes, else 4)",
     )
     run.add_argument(
         "--connections",
-        type=int,
+        type=bounded(1, 100_000),
         default=1000,
         help="with --server threads only: open connections (phones) served at once (default 1000)",
     )

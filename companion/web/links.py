@@ -7,6 +7,7 @@ import ipaddress
 import socket
 from pathlib import Path
 from typing import Iterable
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -92,6 +93,26 @@ def public_base(port: int | str | None = None, configured: str | None = None, li
     else:
         address = f"[{listening}]" if ":" in listening else listening
     return f"http://{address}:{port}" if port else f"http://{address}"
+
+
+def public_url_problem(url: str) -> str | None:
+    """Why `url` cannot be the base of the join links (--public-url, COMPANION_PUBLIC_URL),
+    or None: an http(s) address with a host, and nothing after it, since the companion
+    answers at the root of its address (its pages link to /t/..., /static/...)."""
+    example = "like http://192.168.1.20:5000"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (reading it checks it: a port beyond 65535 or not a number)
+    except ValueError:
+        return f"The public URL {url!r} is not an address: give the one phones open, {example}."
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"The public URL {url!r} is not an address: give the one phones open, {example}."
+    if parts.path.strip("/") or parts.query or parts.fragment:
+        return (
+            f"The public URL {url!r} has a path: the companion answers at the root of its address, so give it"
+            f" without one, {example} (behind a proxy, give the companion a host name or port of its own)."
+        )
+    return None
 
 
 def only_this_machine(listening: str) -> bool:

@@ -5,6 +5,7 @@ then a colour sum, and a pass that costs a penalty asks once more. No phone is r
 
 from __future__ import annotations
 
+import requests
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ana", "Bruno", "Caio"]
@@ -92,3 +93,38 @@ def test_qwixx_at_five_players_the_buttons_come_right_after_the_players_own_shee
     assert links["y"] > max(other["y"] for other in others)  # still last on the page
     assert button["y"] + button["height"] <= 1.5 * 740, f"the white sum's buttons start at {button['y']} px"
     davi.screenshot(path=str(shots_dir / "qwixx-5-controls-under-own-sheet.png"), full_page=True)
+
+
+def test_a_double_tap_on_the_penalty_pass_does_not_confirm_it(new_phone, live_server, shots_dir):
+    """A tap that ends a turn badly is hard to make by accident. Opening "Pass: take a
+    penalty" must leave the page where it is: at five players the sheets and the log below
+    it made Chrome scroll (scroll anchoring) by the confirm's height, which put "Yes, take
+    the penalty" under the finger that had just tapped, and a double tap took the penalty."""
+    names = ["Ana", "Bruno", "Caio", "Davi", "Ema"]
+    table = live_server.create(names, game="qwixx")
+    ana = join(new_phone, table["seats"][0]["join_url"], "Ana")
+    tap_roll(ana, ROLL)
+    expect(ana.locator(".qx-white-sum strong")).to_have_text("7")
+    for seat in range(1, 5):
+        answer = requests.post(
+            f"{live_server.url}/api/tables/{table['id']}/actions",
+            json={"type": "white", "row": None, "seat": seat},
+            headers={"Authorization": f"Bearer {table['host_token']}"},
+            timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+    ana.get_by_role("button", name="Pass", exact=True).tap()
+    summary = ana.locator("summary", has_text="take a penalty")
+    expect(summary).to_be_visible()
+    summary.evaluate("element => window.scrollBy(0, element.getBoundingClientRect().top - innerHeight / 2)")
+    ana.wait_for_timeout(100)
+    before = summary.bounding_box()
+    x, y = before["x"] + before["width"] / 2, before["y"] + before["height"] / 2
+    ana.touchscreen.tap(x, y)
+    confirm = ana.get_by_role("button", name="Yes, take the penalty")
+    expect(confirm).to_be_visible()
+    after = summary.bounding_box()
+    assert abs(after["y"] - before["y"]) < 1, f"the page moved by {after['y'] - before['y']} px"
+    ana.touchscreen.tap(x, y)  # the second tap of a double tap: it closes the question
+    expect(confirm).to_be_hidden()
+    assert requests.get(f"{live_server.url}/api/tables/{table['id']}", timeout=10).json()["state"]["sheets"][0]["penalties"] == 0

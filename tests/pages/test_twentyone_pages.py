@@ -212,6 +212,23 @@ def test_rule_5_a_host_playing_their_own_seat_writes_on_their_own_sheet_before_t
     assert (events[-1]["seat"], events[-1]["by_host"]) == (0, False)
 
 
+def test_rule_5_entering_with_no_die_ticked_asks_to_choose_one(app, client):
+    """Found at a game night: "Enter the chosen dice" with none ticked sent no colours at
+    all, and the phone showed the API's sentence about a malformed "colors" list."""
+    table = create(client)
+    ana, bruno = phone(app, table["seats"][0]["join_url"]), phone(app, table["seats"][1]["join_url"])
+    faces = {f"action.dice.{color}": str(value) for color, value in dice(3, 1, 6, 2, 5, 4).items()}
+    assert tap(ana, table, {"action": '{"type": "roll"}', **faces}).status_code == 200
+    page = bruno.get(f"/t/{table['id']}").text
+    enter = re.search(r"""value='([^']+)'>Enter the chosen dice""", page).group(1)
+    response = bruno.post(
+        f"/t/{table['id']}/act", data={**form_fields(page, "tw-write"), "action": enter}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 422
+    assert "Choose at least one die to enter, or cross out a field." in response.text
+    assert "colours (" not in response.text
+
+
 def test_rule_5_the_ranking_page_shows_each_players_row_scores_and_total_and_shared_places(client):
     table = create(client, players=("Ana", "Bruno"), options={"sheets": ["A", "B"], "sheet_layouts": [PLAIN, PLAIN]})
     host = table["host_token"]

@@ -87,6 +87,21 @@ def test_log_twenty_one_lines_say_hits_and_the_score_of_a_full_row(client):
     ]
 
 
+def test_log_twenty_one_a_row_the_games_end_scores_as_it_stands_is_not_called_full(client):
+    """Found at a game night: the last write of the final round said "row 4 is full and
+    scores 16" of a row with two empty fields (the game's end scores it as it stands)."""
+    table = create(client, "twenty-one", ("Ema", "Tomás"))
+    ones = {color: 1 for color in ("white", "black", "red", "blue", "yellow", "green")}
+    for round_ in range(5):
+        act(client, table, table.seats[round_ % 2], {"type": "roll", "dice": ones})
+        act(client, table, table.seats[0], {"type": "enter", "colors": list(ones)})  # Ema fills a row a round
+        act(client, table, table.seats[1], {"type": "cross"})  # Tomás crosses one field of his first row
+    assert lines(client, table)[-1] == "crossed out a field: the game is over, and row 1 scores 0 as it stands."
+    state = client.get(f"/api/tables/{table.id}").get_json()["state"]
+    assert client.get(f"/api/tables/{table.id}").get_json()["status"] == "finished"
+    assert [field["crossed"] for field in state["sheets"][1]["rows"][0]["fields"]].count(True) == 5
+
+
 def test_log_lines_read_by_another_server_process_are_the_same(client, app):
     """The process that saved an action keeps its outcome line; another process (nothing
     kept) finds the same lines by replaying the log."""

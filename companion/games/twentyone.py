@@ -716,12 +716,26 @@ class TwentyOne(Game):
             return None
         row = before["sheets"][seat]["row"]
         was, now = before["sheets"][seat]["rows"][row], after["sheets"][seat]["rows"][row]
-        filled = now["score"] is not None and was["score"] is None
+        scored = now["score"] is not None and was["score"] is None
+        # a row is scored when it is full, or as it stands when the game ends with this round
+        filled = scored and all(is_used(field) for field in now["fields"])
         if kind == "cross":
-            return N_("crossed out a field: row %(row)s is full and scores %(score)s.", row=row + 1, score=now["score"]) if filled else None
+            if filled:
+                return N_("crossed out a field: row %(row)s is full and scores %(score)s.", row=row + 1, score=now["score"])
+            if scored:
+                return N_(
+                    "crossed out a field: the game is over, and row %(row)s scores %(score)s as it stands.",
+                    row=row + 1, score=now["score"],
+                )
+            return None
         colors = listing([color_name(color) for color in action["colors"]])
         if filled:
             return N_("entered %(colors)s: row %(row)s is full and scores %(score)s.", colors=colors, row=row + 1, score=now["score"])
+        if scored:
+            return N_(
+                "entered %(colors)s: the game is over, and row %(row)s scores %(score)s as it stands.",
+                colors=colors, row=row + 1, score=now["score"],
+            )
         hits = now["hits"] - was["hits"]
         if hits:
             return NP_("entered %(colors)s: %(num)s hit.", "entered %(colors)s: %(num)s hits.", hits, colors=colors)

@@ -215,6 +215,8 @@ def create_app(config: dict | None = None) -> Flask:
         with _writing(folder, "the database's folder", "set COMPANION_DATABASE to a file in a folder it may write"):
             folder.mkdir(parents=True, exist_ok=True)
     app.config["DATABASE_FROZEN"] = db.open_database(app.config["DATABASE"], app.config["SQLITE_PRAGMAS"])
+    if not db.postgres.is_url(app.config["DATABASE"]):
+        app.config["DATABASE_FILE"] = db.file_identity(app.config["DATABASE"])  # checked on every request (get_db)
     app.teardown_appcontext(db.close_db)
 
     # The catalogs live in the package (companion/translations); their .mo files are

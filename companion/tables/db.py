@@ -298,6 +298,35 @@ def is_database_unreachable(error: BaseException) -> bool:
     return isinstance(error, postgres.storage_errors()) and getattr(error, "sqlstate", None) != POSTGRESQL_DISK_FULL
 
 
+class DatabaseFileGone(sqlite3.OperationalError):
+    """The database file the companion started on was removed or replaced while it ran. Its
+    open connections would go on writing into the removed file (every change answered, then
+    lost), and a new connection would make an empty database: neither may happen."""
+
+    sqlite_errorcode = sqlite3.SQLITE_CANTOPEN  # a storage failure: 503 with a sentence
+
+
+def file_identity(path: str | Path) -> tuple[int, int] | None:
+    """Which file `path` is (device and inode), or None when there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _check_same_file(app) -> None:
+    """The database file is still the one the app opened (DATABASE_FILE, from create_app)."""
+    started_on = app.config.get("DATABASE_FILE")
+    if started_on is None or file_identity(app.config["DATABASE"]) == started_on:
+        return
+    raise DatabaseFileGone(
+        f"The database file {app.config['DATABASE']} was removed or replaced while the companion ran: nothing is"
+        " read or saved until it is back. Put the file back (from a backup: companion backup), or stop the"
+        " companion and start it again to begin a new, empty database."
+    )
+
+
 def get_db() -> sqlite_utils.Database:
     if "db" not in g:
         app = current_app._get_current_object()
@@ -305,6 +334,7 @@ def get_db() -> sqlite_utils.Database:
             green = "companion.notifier" in app.extensions  # the push server (gevent)
             g.db = postgres.pool_for(app.config["DATABASE"], green).take()
             return g.db
+        _check_same_file(app)
         frozen = app.config.get("DATABASE_FROZEN", False)
         if not frozen:  # a frozen database has no WAL to keep
             keep_open(app)

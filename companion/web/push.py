@@ -18,7 +18,7 @@ from flask import Response, abort, current_app, request, stream_with_context
 
 from .. import inputs
 from ..tables import service
-from ..tables.db import close_db, get_db
+from ..tables.db import close_db, get_db, is_storage_failure, storage_errors
 
 # A held connection says something at least this often: a dead one is noticed (and a proxy
 # that would close a silent one keeps it), and the page knows push still works.
@@ -47,24 +47,33 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
         with notifier.watching(table_id):
             yield f"retry: 2000\n\n{server_sent('hello')}"
             while True:
-                db = get_db()
-                followed = service.followed(db, table_id)
-                if followed is None:
-                    return
-                version, rematch_id, mark = followed
-                found = version, rematch_id
-                address = rematch_address(rematch_id) if rematch_id is not None else None
-                if address is not None:
+                try:
+                    db = get_db()
+                    followed = service.followed(db, table_id)
+                    if followed is None:
+                        return
+                    version, rematch_id, mark = followed
+                    found = version, rematch_id
+                    address = rematch_address(rematch_id) if rematch_id is not None else None
+                    if address is not None:
+                        close_db()
+                        yield server_sent("redirect", address)
+                        return
+                    sent = None
+                    if version != seen:
+                        # the page's own tap made it: its answer brings the table, so the page is
+                        # only told (no id: a reconnect asks from the last table it was sent)
+                        own = service.made_by_page(mark, page, version)
+                        sent = server_sent("own", str(version)) if own else server_sent("table", body(db), version)
+                        seen = version
+                except storage_errors() as error:
+                    if not is_storage_failure(error):
+                        raise
+                    # The database went away (PostgreSQL stopped, the file removed): the page
+                    # connects again, and its request is answered with the sentence for it.
+                    current_app.logger.warning("A held connection ended: the database cannot be used (%s)", error)
                     close_db()
-                    yield server_sent("redirect", address)
                     return
-                sent = None
-                if version != seen:
-                    # the page's own tap made it: its answer brings the table, so the page is
-                    # only told (no id: a reconnect asks from the last table it was sent)
-                    own = service.made_by_page(mark, page, version)
-                    sent = server_sent("own", str(version)) if own else server_sent("table", body(db), version)
-                    seen = version
                 close_db()
                 if sent is not None:
                     yield sent

@@ -235,3 +235,52 @@ def test_database_out_of_reach_gives_a_sentence_on_every_page_and_in_the_api(tmp
     (tmp_path / "elsewhere").rename(folder)
     assert client.get(f"/t/{created['id']}").status_code == 200
     assert re.search(r"Ana", client.get("/").text)
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_database_file_removed_while_serving_refuses_every_change_until_it_is_back(tmp_path: Path, how):
+    """helper QA: after `rm companion.sqlite3*` under a running companion, every action and
+    new table was answered 200/201 and lost (one process wrote into the removed file), and
+    the other process made an empty database and answered 500. Every request is now the
+    503 sentence, nothing is acknowledged, and putting the file back brings it all back."""
+    from .conftest import CompanionProcess
+
+    server = CompanionProcess(tmp_path).start()
+    try:
+        import requests
+
+        created = requests.post(server.url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        headers = {"Authorization": f"Bearer {created['host_token']}"}
+        database = Path(server.database)
+        aside = tmp_path / "aside"
+        aside.mkdir()
+        for part in tmp_path.glob("companion.sqlite3*"):
+            part.rename(aside / part.name)
+        if how == "replaced":  # an empty file of the same name, as another program might leave
+            database.touch()
+        for _attempt in range(6):  # both processes (the kernel spreads the connections)
+            act = requests.post(
+                f"{server.url}/api/tables/{created['id']}/actions",
+                json={"type": "set_aside", "face": "worm", "count": 3}, headers=headers, timeout=10,
+            )
+            new = requests.post(server.url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10)
+            for refused in (act, new):
+                assert refused.status_code == 503, refused.text
+                assert refused.json() == {"code": "storage_unavailable", "error": REACHING_SENTENCE}
+            page = requests.get(f"{server.url}/t/{created['id']}", timeout=10)
+            assert page.status_code == 503 and alert(page.text) == REACHING_SENTENCE
+            assert requests.get(server.url + "/healthz/database", timeout=10).status_code == 503
+        assert database.exists() == (how == "replaced")  # no empty database was made in its place
+        database.unlink(missing_ok=True)
+        for part in aside.iterdir():
+            part.rename(tmp_path / part.name)
+        for _attempt in range(4):
+            assert requests.get(f"{server.url}/api/tables/{created['id']}", timeout=10).status_code == 200
+        act = requests.post(
+            f"{server.url}/api/tables/{created['id']}/actions",
+            json={"type": "set_aside", "face": "worm", "count": 3}, headers=headers, timeout=10,
+        )
+        assert act.status_code == 200 and act.json()["version"] == 1
+    finally:
+        server.stop()
+    assert "was removed or replaced while the companion ran" in (tmp_path / "server.log").read_text()

@@ -251,3 +251,40 @@ def test_a_public_url_phones_could_not_use_is_one_sentence(tmp_path: Path, url, 
     )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith(f"The public URL {url!r} {problem}"), done.stderr
+
+
+@pytest.mark.parametrize("output", ["ascii", "closed", "reader_gone"])
+def test_serve_goes_on_whatever_becomes_of_its_output(tmp_path: Path, output):
+    """Printing the QR code stopped the server before it served: an output whose encoding
+    has no block characters (UnicodeEncodeError), a closed one (>&-), a pipe whose reader
+    left (| head -1: BrokenPipeError)."""
+    port = free_port()
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "PYTHONIOENCODING": "ascii" if output == "ascii" else "utf-8"}
+    env.pop("COMPANION_DATABASE", None)
+    stdout = {"ascii": subprocess.PIPE, "closed": subprocess.DEVNULL, "reader_gone": subprocess.PIPE}[output]
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if output == "closed":
+        command = ["sh", "-c", 'exec "$@" >&-', "serve", *command]
+    process = subprocess.Popen(command, env=env, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    try:
+        if output == "reader_gone":
+            process.stdout.readline()
+            process.stdout.close()
+            process.stdout = None
+        answered = None
+        for _attempt in range(100):
+            try:
+                answered = requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code
+                break
+            except requests.ConnectionError:
+                assert process.poll() is None, process.stderr.read()
+                time.sleep(0.1)
+        assert answered == 204
+        assert requests.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 200
+    finally:
+        process.terminate()
+        printed, errors = process.communicate(timeout=10)
+    assert "Traceback" not in errors, errors
+    if output == "ascii":
+        assert "(No QR code here: this output cannot draw it. Phones open the address above.)" in printed
+        assert "Stopped." in printed

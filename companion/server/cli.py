@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 from importlib import metadata
 import logging
 import os
@@ -27,8 +28,72 @@ from ..tables.db import DatabaseUnusable
 from ..web.links import only_this_machine, public_base, public_url_problem
 
 
+class Console(io.TextIOBase):
+    """Where `serve` prints, which must never stop it serving: its output closed (>&-), a
+    pipe whose reader left (| head -1), or a terminal whose encoding has no block
+    characters. What cannot be printed is left out."""
+
+    def __init__(self, stream):
+        super().__init__()
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if self.stream is not None:
+            try:
+                self.stream.write(text)
+            except UnicodeEncodeError:
+                encoding = self.stream.encoding or "ascii"
+                self.write(text.encode(encoding, "replace").decode(encoding))
+            except (OSError, ValueError):  # a reader gone (BrokenPipeError), a closed stream
+                self._let_go()
+        return len(text)
+
+    def flush(self) -> None:
+        if self.stream is not None:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self._let_go()
+
+    def _let_go(self) -> None:
+        """Print nothing more; what the stream still holds goes nowhere (Python's own flush
+        at exit would otherwise report the broken pipe)."""
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
+        except (OSError, ValueError):
+            pass
+        self.stream = None
+
+    def isatty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+    def can_show(self, text: str) -> bool:
+        try:
+            text.encode(getattr(self.stream, "encoding", None) or "ascii")
+        except UnicodeEncodeError:
+            return False
+        return self.stream is not None
+
+
+QR_BLOCKS = "\u2588\u2580\u2584"  # what print_ascii draws with
+
+
+def print_qr_code(data: str) -> None:
+    console = sys.stdout
+    tty = console.isatty()  # a terminal draws it in colours; elsewhere it is block characters
+    if not tty and not console.can_show(QR_BLOCKS):
+        print("(No QR code here: this output cannot draw it. Phones open the address above.)", flush=True)
+        return
+    code = qrcode.QRCode(border=2 if tty else 1)
+    code.add_data(data)
+    code.print_ascii(out=console, tty=tty, invert=not tty)
+
+
 def serve(args: argparse.Namespace) -> int:
     from waitress.server import create_server
+
+    if not isinstance(sys.stdout, Console):
+        sys.stdout = Console(sys.stdout)
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
     problem = public_url and public_url_problem(public_url)
@@ -62,14 +127,7 @@ def serve(args: argparse.Namespace) -> int:
         print(warning, flush=True)
     else:
         print(f"Companion is running. Phones on the same network open: {address}", flush=True)
-    if sys.stdout.isatty():
-        code = qrcode.QRCode(border=2)
-        code.add_data(address + "/")
-        code.print_ascii(tty=True)
-    else:
-        code = qrcode.QRCode(border=1)
-        code.add_data(address + "/")
-        code.print_ascii(invert=True)
+    print_qr_code(address + "/")
     print(f"Data folder: {app.instance_path}", flush=True)
     print(f"Database: {postgres.shown(app.config['DATABASE'])}", flush=True)
     if app.config["DATABASE_FROZEN"]:

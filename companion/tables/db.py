@@ -207,6 +207,11 @@ def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None)
     except sqlite3.OperationalError as error:
         if not is_storage_failure(error):
             raise
+        if error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:  # not read-only: read as such, it looked old
+            raise DatabaseUnusable(
+                f"The database {path} cannot be made or upgraded: the disk it is on is full ({error}). Make room"
+                " on it and start again."
+            ) from error
         if not Path(path).is_file():  # its folder is read-only, or gone
             raise DatabaseUnusable(
                 f"The database {path} cannot be created ({error}): make its folder writable, or set COMPANION_DATABASE"

@@ -284,3 +284,22 @@ def test_a_database_file_removed_while_serving_refuses_every_change_until_it_is_
     finally:
         server.stop()
     assert "was removed or replaced while the companion ran" in (tmp_path / "server.log").read_text()
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_full_disk_at_the_first_start_or_an_upgrade_says_the_disk_is_full(tmp_path: Path, existing):
+    """helper QA: a full disk when the database is made (or upgraded) said it was
+    read-only and made by an older companion."""
+    from companion.tables.db import MIGRATIONS, DatabaseUnusable, statements
+
+    database = tmp_path / "companion.sqlite3"
+    if existing:  # made by the first companion: its upgrade is what does not fit
+        with closing(sqlite3.connect(database)) as old:
+            for statement in statements(MIGRATIONS[0]):
+                old.execute(statement)
+            old.execute("PRAGMA user_version = 1")
+            old.commit()
+    with pytest.raises(DatabaseUnusable) as refused:
+        create_app({"DATABASE": str(database), "SQLITE_PRAGMAS": {"max_page_count": 2}, "SECRET_KEY": "test"})
+    assert str(refused.value).startswith(f"The database {database} cannot be made or upgraded: the disk it is on is full")
+    assert "read-only" not in str(refused.value)

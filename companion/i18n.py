@@ -89,15 +89,22 @@ def compile_catalogs(source: Path, target: Path) -> None:
 def compiled_translations(fallback: Path, installed: bool = False) -> Path:
     """The folder Flask-Babel reads the .mo files from: in a checkout, the package's own
     translations folder (beside the .po files) unless it is read-only; installed, always
-    `fallback` (in the data folder): nothing is ever written inside site-packages."""
+    `fallback` (in the data folder): nothing is ever written inside site-packages. Where
+    `fallback` cannot be written either (a read-only data folder, served for reading), a
+    temporary folder of this process'."""
     if not installed:
         try:
             compile_catalogs(TRANSLATIONS, TRANSLATIONS)
             return TRANSLATIONS
         except OSError:
             pass
-    compile_catalogs(TRANSLATIONS, fallback)
-    return fallback
+    try:
+        compile_catalogs(TRANSLATIONS, fallback)
+        return fallback
+    except OSError:
+        temporary = Path(tempfile.mkdtemp(prefix="companion-translations-"))
+        compile_catalogs(TRANSLATIONS, temporary)
+        return temporary
 
 
 # --- rendering ------------------------------------------------------------------------------

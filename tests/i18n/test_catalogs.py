@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from babel.support import Translations
 
 from companion import PROJECT_ROOT
 from companion.games import GAMES
-from companion.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs
+from companion.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs, compiled_translations
 
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
 # The one extraction command, as the README's Languages section gives it (checked below).
@@ -165,6 +167,21 @@ def test_issue_7_catalogs_compile_and_are_compiled_again_when_their_po_changes(t
     untouched = compiled.stat().st_mtime_ns
     compile_catalogs(TRANSLATIONS, tmp_path)
     assert compiled.stat().st_mtime_ns == untouched  # up to date: left alone
+
+
+def test_an_installed_companion_whose_data_folder_cannot_be_written_compiles_its_catalogs_aside(tmp_path):
+    """helper QA: installed (a wheel), the catalogs are compiled into the data folder; in a
+    read-only one (served for reading) that stopped the start when they were missing or
+    older than the .po files, after an upgrade say."""
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("")
+    found = compiled_translations(blocked / "translations", installed=True)
+    try:
+        assert found.parent == Path(tempfile.gettempdir()) and found.name.startswith("companion-translations-")
+        for language in TRANSLATED:
+            assert Translations.load(str(found), [language]).gettext("Start a table") != "Start a table"
+    finally:
+        shutil.rmtree(found)
 
 
 def test_issue_7_the_package_ships_the_catalogs_and_not_their_compiled_files():

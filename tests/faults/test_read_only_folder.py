@@ -180,3 +180,15 @@ def test_a_database_it_cannot_create_is_one_sentence_naming_it(folders):
     done = serve_in(instance, data / "more" / "companion.sqlite3")  # its folder cannot be made either
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith(f"The companion cannot write to the database's folder {data / 'more'}")
+
+
+def test_a_new_database_and_its_wal_are_readable_by_their_owner_only(tmp_path: Path):
+    """helper QA: the database was made 0644 (names, Lobo's dealt colours) while the secret
+    key's file is 0600."""
+    from companion import create_app
+
+    database = tmp_path / "companion.sqlite3"
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "test", "TESTING": True})
+    assert app.test_client().post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]}).status_code == 201
+    for path in tmp_path.glob("companion.sqlite3*"):
+        assert path.stat().st_mode & 0o777 == 0o600, path

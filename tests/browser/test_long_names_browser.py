@@ -102,6 +102,16 @@ def test_the_game_nights_and_players_tables_and_the_hosts_header_fit_the_narrowe
         expect(host.locator("header .small-link")).to_have_count(2)  # Rules, Join codes
         host.wait_for_load_state()
         assert width(host) <= 320, locale
+        # the title keeps its words whole ("Pickomi / no" at 360 px): the links wrap instead
+        split = host.locator("header .table-id").evaluate(
+            """title => [...title.textContent.matchAll(/\\S+/g)].filter(match => {
+                 const range = document.createRange();
+                 range.setStart(title.firstChild, match.index);
+                 range.setEnd(title.firstChild, match.index + match[0].length);
+                 return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+               }).map(match => match[0])"""
+        )
+        assert split == [], (locale, split)
         for link in host.locator("header .small-link").all():  # a thumb's size, "Rules" too
             box = link.bounding_box()
             assert box["width"] >= 44 and box["height"] >= 44, (locale, link.text_content(), box)

@@ -78,3 +78,11 @@ def test_players_level_with_each_other_have_their_lines_side_by_side_not_one_hid
     for upper, lower in zip(heights, heights[1:]):
         assert all(below - above >= width for above, below in zip(upper, lower))
     assert [text.text for text in root.findall(f"{SVG}text")][-3:] == ["Ana: 5", "Bruno: 5", "Caio: 5"]
+
+
+def test_a_player_level_with_nobody_is_drawn_at_their_score():
+    alone = ElementTree.fromstring(str(score_chart([[0, 3, 8], [0, 5, 6]], ["Ana", "Bruno"], "scores", "actions")))
+    apart = ElementTree.fromstring(str(score_chart([[0, 3, 8]], ["Ana"], "scores", "actions")))
+    ana, bruno = ([point.split(",") for point in line.get("points").split()] for line in alone.findall(f"{SVG}polyline"))
+    assert ana[0][1] != bruno[0][1]  # level at the start: side by side
+    assert ana[1:] == [point.split(",") for point in apart.find(f"{SVG}polyline").get("points").split()][1:]

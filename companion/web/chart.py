@@ -15,8 +15,9 @@ WIDTH, HEIGHT = 640, 320
 # its units is 11 to 14 px there.
 AXIS_FONT, LEGEND_FONT, LEGEND_LINE = 23, 28, 38
 LEFT, RIGHT, TOP, BOTTOM = 64, 12, 18, 46
-# Each player's line is drawn this far from the next one's (its own width): players level
-# with each other (a tie, or no points yet) are side by side, never one under the other.
+# Players level with each other at a point of the game (a tie, or no points yet) have their
+# lines drawn this far apart there (a line's width), side by side, never one under the
+# other; every other point is where its score is.
 LINE_WIDTH = 3
 
 
@@ -51,8 +52,9 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
     ]
     for seat, points in enumerate(series):
         colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]
-        apart = (seat - (len(series) - 1) / 2) * LINE_WIDTH
-        line = " ".join(f"{_number(x(step))},{_number(y(score) + apart)}" for step, score in enumerate(points))
+        line = " ".join(
+            f"{_number(x(step))},{_number(y(score) + _apart(series, seat, step))}" for step, score in enumerate(points)
+        )
         parts.append(
             f'<polyline data-seat="{seat}" points="{line}" fill="none" stroke="{colour}" stroke-width="{LINE_WIDTH}"'
             ' stroke-linejoin="round" stroke-linecap="round"/>'
@@ -65,6 +67,14 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
         )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _apart(series: list[list[int]], seat: int, step: int) -> float:
+    """How far `seat`'s line is drawn from its score at `step`: 0 alone there, else spread
+    with the others level with it, in seat order, around their score."""
+    score = series[seat][step] if step < len(series[seat]) else None
+    level = [other for other, points in enumerate(series) if step < len(points) and points[step] == score]
+    return (level.index(seat) - (len(level) - 1) / 2) * LINE_WIDTH
 
 
 def chart_height(players: int) -> int:

@@ -288,3 +288,31 @@ def test_serve_goes_on_whatever_becomes_of_its_output(tmp_path: Path, output):
     if output == "ascii":
         assert "(No QR code here: this output cannot draw it. Phones open the address above.)" in printed
         assert "Stopped." in printed
+
+
+def test_a_terminal_that_cannot_draw_the_qr_code_is_told_so_and_served(tmp_path: Path):
+    """A real terminal (a tty) whose encoding has no block characters: qrcode draws with
+    them there too, so the code came out as question marks no phone could read."""
+    import pty
+
+    port = free_port()
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "PYTHONIOENCODING": "ascii"}
+    env.pop("COMPANION_DATABASE", None)
+    terminal, its_end = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes", "1"],
+        env=env, stdout=its_end, stderr=subprocess.PIPE, text=True,
+    )
+    os.close(its_end)
+    try:
+        shown = b""
+        while b"Stop it with Ctrl+C." not in shown:
+            shown += os.read(terminal, 4096)
+        assert b"(No QR code here: this output cannot draw it. Phones open the address above.)" in shown
+        assert b"?" not in shown.split(b"Data folder:")[0].split(b"\n", 2)[-1]  # no code drawn in question marks
+        assert requests.get(f"http://127.0.0.1:{port}/healthz", timeout=10).status_code == 204
+    finally:
+        process.terminate()
+        _, errors = process.communicate(timeout=10)
+        os.close(terminal)
+    assert "Traceback" not in errors, errors

@@ -80,8 +80,8 @@ QR_BLOCKS = "\u2588\u2580\u2584"  # what print_ascii draws with
 
 def print_qr_code(data: str) -> None:
     console = sys.stdout
-    tty = console.isatty()  # a terminal draws it in colours; elsewhere it is block characters
-    if not tty and not console.can_show(QR_BLOCKS):
+    tty = console.isatty()  # a terminal gets it in colours too
+    if isinstance(console, Console) and not console.can_show(QR_BLOCKS):
         print("(No QR code here: this output cannot draw it. Phones open the address above.)", flush=True)
         return
     code = qrcode.QRCode(border=2 if tty else 1)

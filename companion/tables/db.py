@@ -339,8 +339,8 @@ def _check_same_file(app) -> None:
         return
     raise DatabaseFileGone(
         f"The database file {app.config['DATABASE']} was removed or replaced while the companion ran: nothing is"
-        " read or saved until it is back. Put the file back (from a backup: companion backup), or stop the"
-        " companion and start it again to begin a new, empty database."
+        " read or saved until that same file is back. Move it back if it was moved; otherwise stop the companion,"
+        " restore a backup if there is one (see the README), and start it again."
     )
 
 
@@ -432,8 +432,9 @@ def checkpoint_and_close(app) -> None:
     kept = app.extensions.pop("companion.kept_connection", None)
     if kept is not None and kept[0] == os.getpid():
         kept[1].close()
-    if not Path(database).is_file():  # gone meanwhile: connecting would make an empty one
-        return
+    current = file_identity(database)
+    if current is None or current != app.config.get("DATABASE_FILE", current):
+        return  # gone or replaced meanwhile: connecting would make an empty one, or replay this WAL into another
     try:
         with closing(sqlite3.connect(database, timeout=CHECKPOINT_WAIT_SECONDS)) as conn:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()

@@ -303,3 +303,25 @@ def test_a_full_disk_at_the_first_start_or_an_upgrade_says_the_disk_is_full(tmp_
         create_app({"DATABASE": str(database), "SQLITE_PRAGMAS": {"max_page_count": 2}, "SECRET_KEY": "test"})
     assert str(refused.value).startswith(f"The database {database} cannot be made or upgraded: the disk it is on is full")
     assert "read-only" not in str(refused.value)
+
+
+def test_stopping_after_the_database_file_was_replaced_leaves_the_replacement_alone(tmp_path: Path):
+    """Review: a copy moved over the database while serving (its -wal left beside it, still
+    held by another process) is refused while serving; stopping must not then move that
+    WAL's writes into the copy, which a checkpoint by the file's name did."""
+    import os
+    import shutil
+
+    from companion.tables.db import checkpoint_and_close
+
+    database = tmp_path / "companion.sqlite3"
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "test", "TESTING": True})
+    client = app.test_client()
+    with closing(sqlite3.connect(database)) as other_process:  # keeps the old file's WAL in place
+        other_process.execute("SELECT count(*) FROM game_tables").fetchone()
+        shutil.copy(database, tmp_path / "copy")  # the file alone: the table below is in the WAL
+        create(client)
+        os.replace(tmp_path / "copy", database)
+        copied = database.read_bytes()
+        checkpoint_and_close(app)
+        assert database.read_bytes() == copied

@@ -129,9 +129,7 @@ def load_json(raw: bytes | str) -> Any:
         value = json.loads(
             raw, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant, object_pairs_hook=_fields_once
         )
-    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
-        if isinstance(error, InputError):
-            raise
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError; an InputError is neither
         raise InputError("malformed_json", NOT_JSON) from None
     _check_texts(value)
     return value

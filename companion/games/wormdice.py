@@ -117,8 +117,9 @@ def check_action_shape(action: dict[str, Any]) -> None:
 
 
 def play(turn: dict[str, Any], action: dict[str, Any], dice: Dice) -> str | None:
-    """Check and apply one dice action to `turn` (in place, only once it is valid; its
-    fields' types were checked already: check_action_shape)."""
+    """Check and apply one dice action to `turn` (in place, only once it is valid). Its
+    fields' types were checked when it was new (check_action_shape), so the rules here
+    read them as they are."""
     kind = action["type"]
     if kind == "roll":
         return _roll(turn, action, dice)

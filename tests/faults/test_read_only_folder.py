@@ -190,5 +190,7 @@ def test_a_new_database_and_its_wal_are_readable_by_their_owner_only(tmp_path: P
     database = tmp_path / "companion.sqlite3"
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "test", "TESTING": True})
     assert app.test_client().post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]}).status_code == 201
-    for path in tmp_path.glob("companion.sqlite3*"):
-        assert path.stat().st_mode & 0o777 == 0o600, path
+    made = sorted(path.name for path in tmp_path.glob("companion.sqlite3*"))
+    assert made == ["companion.sqlite3", "companion.sqlite3-shm", "companion.sqlite3-wal"]  # the app keeps one open
+    for name in made:
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name

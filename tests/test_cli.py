@@ -62,6 +62,7 @@ def test_backup_copies_the_live_database_consistently(app, tmp_path: Path, monke
     monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
     target = tmp_path / "copy.sqlite3"
     assert main(["backup", str(target)]) == 0
+    assert target.stat().st_mode & 0o777 == 0o600  # as private as the database it copies
     copy = sqlite3.connect(target)
     assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert copy.execute("SELECT id FROM game_tables").fetchall() == [(created["id"],)]

@@ -90,3 +90,10 @@ def test_a_machine_with_no_network_says_the_phones_cannot_reach_it(tmp_path: Pat
     printed = serve_without_a_route(tmp_path)
     assert printed[0] == "Companion is running at http://127.0.0.1:PORT, on this machine only."
     assert printed[1].startswith("This machine has no network address but its own (127.0.0.1), so phones cannot reach it")
+
+
+@pytest.mark.parametrize("public_url", ["http://[::1]:5000", "http://127.0.0.1:8080", "http://localhost"])
+def test_a_public_url_of_this_machine_itself_is_said_to_be_unreachable(public_url):
+    """helper QA: --public-url http://[::1]:... was printed for the phones with no word."""
+    warning = unreachable_warning("0.0.0.0", public_url, public_url)
+    assert warning.startswith(f"The public URL {public_url} is this machine's own address, which phones cannot open")

@@ -191,6 +191,11 @@ def unreachable_warning(host: str, public_url: str | None, address: str) -> str 
     """What to tell the host when the address printed for the phones (`address`) is one
     they cannot open."""
     if public_url:
+        if only_this_machine(urlsplit(public_url).hostname or ""):
+            return (
+                f"The public URL {public_url} is this machine's own address, which phones cannot open (their join"
+                " links lead nowhere): give the address the phones reach it at."
+            )
         return None
     if only_this_machine(host):
         return (
@@ -312,6 +317,7 @@ def backup(args: argparse.Namespace) -> int:
         print(f"No database at {source_path}.", file=sys.stderr)
         return 1
     partial = target.with_name(target.name + ".partial")
+    db.create_for_this_user_only(partial)  # a copy of the database: as private as it is
     try:
         with closing(sqlite3.connect(source_path, timeout=30)) as source, closing(sqlite3.connect(partial)) as copy:
             source.backup(copy)

@@ -202,7 +202,7 @@ def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None)
             raise DatabaseUnusable(f"The database {postgres.shown(str(path))} cannot be reached: {error}") from error
         return False
     try:
-        _create_for_this_user_only(path)
+        create_for_this_user_only(path)
         migrate(path, pragmas)
         return False
     except sqlite3.OperationalError as error:
@@ -237,7 +237,7 @@ def open_database(path: str | Path, pragmas: dict[str, str | int] | None = None)
     return True
 
 
-def _create_for_this_user_only(path: str | Path) -> None:
+def create_for_this_user_only(path: str | Path) -> None:
     """A new database file readable by its owner only (SQLite gives its -wal and -shm the
     same mode), as the secret key's file is: it holds the players' names and Lobo's dealt
     colours, which another user of a shared machine has no business reading. An existing

@@ -71,6 +71,12 @@ def _writing(folder: Path, what: str, elsewhere: str) -> Iterator[None]:
     try:
         yield
     except OSError as error:
+        a_file = next((path for path in (folder, *folder.parents) if path.exists() and not path.is_dir()), None)
+        if a_file is not None:  # "File exists" or "Not a directory" would not say which
+            raise DataFolderUnusable(
+                f"The companion cannot use {what} {folder}: {a_file} is a file, not a folder. Give a folder:"
+                f" {elsewhere}."
+            ) from error
         raise DataFolderUnusable(
             f"The companion cannot write to {what} {folder} ({error.strerror or error}): make it writable, or"
             f" {elsewhere}."

@@ -154,6 +154,6 @@ def test_a_default_data_folder_it_cannot_make_is_one_sentence_naming_it(installe
     )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (
-        f"The companion cannot write to its data folder {home / '.local' / 'share' / 'companion'} (Not a directory):"
-        " make it writable, or set COMPANION_INSTANCE to a folder it may write.\n"
+        f"The companion cannot use its data folder {home / '.local' / 'share' / 'companion'}: {home / '.local'} is a"
+        " file, not a folder. Give a folder: set COMPANION_INSTANCE to a folder it may write.\n"
     )

@@ -194,3 +194,17 @@ def test_a_new_database_and_its_wal_are_readable_by_their_owner_only(tmp_path: P
     assert made == ["companion.sqlite3", "companion.sqlite3-shm", "companion.sqlite3-wal"]  # the app keeps one open
     for name in made:
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+
+
+@pytest.mark.parametrize("below", ["", "companion"])
+def test_a_data_folder_that_is_a_file_is_one_sentence_naming_the_file(folders, below):
+    """helper QA: COMPANION_INSTANCE=/etc/passwd said "cannot write ... (File exists)"."""
+    data, _instance = folders
+    (data / "notes.txt").write_text("")
+    folder = data / "notes.txt" / below if below else data / "notes.txt"
+    done = serve_in(folder)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        f"The companion cannot use its data folder {folder}: {data / 'notes.txt'} is a file, not a folder."
+        " Give a folder: set COMPANION_INSTANCE to a folder it may write.\n"
+    )

@@ -78,10 +78,9 @@ class Console(io.TextIOBase):
 QR_BLOCKS = "\u2588\u2580\u2584"  # what print_ascii draws with
 
 
-def print_qr_code(data: str) -> None:
-    console = sys.stdout
+def print_qr_code(console: Console, data: str) -> None:
     tty = console.isatty()  # a terminal gets it in colours too
-    if isinstance(console, Console) and not console.can_show(QR_BLOCKS):
+    if not console.can_show(QR_BLOCKS):
         print("(No QR code here: this output cannot draw it. Phones open the address above.)", flush=True)
         return
     code = qrcode.QRCode(border=2 if tty else 1)
@@ -127,7 +126,7 @@ def serve(args: argparse.Namespace) -> int:
         print(warning, flush=True)
     else:
         print(f"Companion is running. Phones on the same network open: {address}", flush=True)
-    print_qr_code(address + "/")
+    print_qr_code(sys.stdout, address + "/")
     print(f"Data folder: {app.instance_path}", flush=True)
     print(f"Database: {postgres.shown(app.config['DATABASE'])}", flush=True)
     if app.config["DATABASE_FROZEN"]:

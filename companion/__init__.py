@@ -64,6 +64,11 @@ class DataFolderUnusable(Exception):
     names it and says what to do."""
 
 
+class PublicUrlUnusable(Exception):
+    """--public-url or COMPANION_PUBLIC_URL cannot be the base of the join links: the
+    sentence says why and what to give instead."""
+
+
 @contextmanager
 def _writing(folder: Path, what: str, elsewhere: str) -> Iterator[None]:
     """Any OSError within is a DataFolderUnusable naming `folder` and how to move it
@@ -210,6 +215,13 @@ def create_app(config: dict | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
+    # Checked here, so any WSGI server that serves create_app() refuses it at the start, not
+    # only `companion serve`: join links made of it would lead the phones nowhere.
+    from .web.links import public_url_problem
+
+    problem = app.config["PUBLIC_URL"] and public_url_problem(app.config["PUBLIC_URL"])
+    if problem:
+        raise PublicUrlUnusable(problem)
     if not app.config.get("SECRET_KEY"):
         # Several servers behind one load balancer must sign cookies (and seal rematch
         # tokens) with one key: the same COMPANION_SECRET_KEY for all, else each its file.

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from companion import PublicUrlUnusable, create_app
 from companion.server.cli import main
 
 
@@ -252,6 +253,18 @@ def test_a_public_url_phones_could_not_use_is_one_sentence(tmp_path: Path, url, 
     )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith(f"The public URL {url!r} {problem}"), done.stderr
+
+
+def test_another_wsgi_server_is_refused_a_public_url_phones_could_not_use(tmp_path: Path, monkeypatch):
+    """create_app() is what gunicorn or any WSGI server serves: it used to take any
+    COMPANION_PUBLIC_URL, which only `companion serve` checked, and print join links with a
+    path that led the phones to a 404."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("COMPANION_PUBLIC_URL", "https://example.org/companion")
+    monkeypatch.delenv("COMPANION_DATABASE", raising=False)
+    with pytest.raises(PublicUrlUnusable, match=r"^The public URL 'https://example.org/companion' has a path"):
+        create_app()
+    assert list(tmp_path.iterdir()) == []  # refused before any file was made
 
 
 @pytest.mark.parametrize("output", ["ascii", "closed", "reader_gone"])

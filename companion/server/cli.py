@@ -21,11 +21,11 @@ from urllib.parse import urlsplit
 import qrcode
 
 from .. import inputs
-from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, create_app, default_database
+from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app, default_database
 from . import processes
 from ..tables import db, postgres
 from ..tables.db import DatabaseUnusable
-from ..web.links import only_this_machine, public_base, public_url_problem
+from ..web.links import only_this_machine, public_base
 
 
 class Console(io.TextIOBase):
@@ -95,13 +95,9 @@ def serve(args: argparse.Namespace) -> int:
         sys.stdout = Console(sys.stdout)
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
-    problem = public_url and public_url_problem(public_url)
-    if problem:
-        print(problem, file=sys.stderr)
-        return 1
     try:
         app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
-    except (DatabaseUnusable, DataFolderUnusable) as error:
+    except (PublicUrlUnusable, DatabaseUnusable, DataFolderUnusable) as error:
         print(error, file=sys.stderr)
         return 1
     workers = processes.default_count() if args.processes is None else args.processes

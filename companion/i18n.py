@@ -3,7 +3,9 @@ sentences (Text) and formatting numbers and dates with Flask-Babel."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from dataclasses import replace
 from datetime import datetime
@@ -91,7 +93,7 @@ def compiled_translations(fallback: Path, installed: bool = False) -> Path:
     translations folder (beside the .po files) unless it is read-only; installed, always
     `fallback` (in the data folder): nothing is ever written inside site-packages. Where
     `fallback` cannot be written either (a read-only data folder, served for reading), a
-    temporary folder of this process'."""
+    temporary folder of this process', removed when it ends."""
     if not installed:
         try:
             compile_catalogs(TRANSLATIONS, TRANSLATIONS)
@@ -103,8 +105,16 @@ def compiled_translations(fallback: Path, installed: bool = False) -> Path:
         return fallback
     except OSError:
         temporary = Path(tempfile.mkdtemp(prefix="companion-translations-"))
+        atexit.register(_remove_if_made_by, os.getpid(), temporary)
         compile_catalogs(TRANSLATIONS, temporary)
         return temporary
+
+
+def _remove_if_made_by(maker: int, folder: Path) -> None:
+    """At the end of the process that made `folder`, not of a child forked from it (the
+    server's workers read it while the first process lives)."""
+    if os.getpid() == maker:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # --- rendering ------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -182,6 +184,22 @@ def test_an_installed_companion_whose_data_folder_cannot_be_written_compiles_its
             assert Translations.load(str(found), [language]).gettext("Start a table") != "Start a table"
     finally:
         shutil.rmtree(found)
+
+
+def test_the_catalogs_compiled_aside_leave_with_the_process_that_compiled_them(tmp_path):
+    """Review: each start of a companion with a read-only data folder left a
+    companion-translations-* folder behind in the temporary folder."""
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("")
+    program = (
+        "import sys; from pathlib import Path; from companion.i18n import compiled_translations;"
+        "found = compiled_translations(Path(sys.argv[1]) / 'translations', installed=True);"
+        "print(found, (found / 'fr' / 'LC_MESSAGES' / 'messages.mo').is_file())"
+    )
+    done = subprocess.run([sys.executable, "-c", program, str(blocked)], capture_output=True, text=True, timeout=60, check=True)
+    folder, compiled = done.stdout.split()
+    assert compiled == "True" and Path(folder).name.startswith("companion-translations-")
+    assert not Path(folder).exists()
 
 
 def test_issue_7_the_package_ships_the_catalogs_and_not_their_compiled_files():

@@ -7,6 +7,7 @@ import logging
 import os
 import re
 import secrets
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -183,6 +184,42 @@ def _redact_tokens_in_logs(app: Flask) -> None:
         logger.addFilter(redactor)
 
 
+class RepeatsQuieted(logging.Filter):
+    """A line logged again within a minute of the same line is counted, not written: while
+    the database is out of reach every phone's poll fails the same way, and the log of a
+    table of five would get the same long sentence 150 times a minute (of a café's held
+    connections, thousands at once). The count is written with the next such line once the
+    minute is over."""
+
+    MINUTE = 60.0
+
+    def __init__(self, clock=time.monotonic):
+        super().__init__()
+        self.clock = clock
+        self.repeats: dict[tuple[int, str], tuple[float, int]] = {}  # line -> (when written, repeats since)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        line, now = (record.levelno, record.getMessage()), self.clock()
+        written, repeats = self.repeats.get(line, (None, 0))
+        if written is not None and now - written < self.MINUTE:
+            self.repeats[line] = (written, repeats + 1)
+            return False
+        if len(self.repeats) > 100:  # lines no longer repeated are forgotten
+            self.repeats = {kept: seen for kept, seen in self.repeats.items() if now - seen[0] < self.MINUTE}
+        self.repeats[line] = (now, 0)
+        if repeats:
+            record.msg, record.args = f"{line[1]} (and {repeats} more like it since it was last written)", None
+        return True
+
+
+def _quiet_repeats_in_logs() -> None:
+    """On the storage's logger (db.STORAGE_LOG), whose lines every request may repeat."""
+    logger = logging.getLogger(db.STORAGE_LOG)
+    for old in [f for f in logger.filters if isinstance(f, RepeatsQuieted)]:
+        logger.removeFilter(old)  # the app created last decides (tests create many)
+    logger.addFilter(RepeatsQuieted())
+
+
 def create_app(config: dict | None = None) -> Flask:
     instance = instance_folder()
     app = Flask(
@@ -261,4 +298,5 @@ def create_app(config: dict | None = None) -> Flask:
     app.session_interface = PhoneSessionInterface()
     web.install(app)
     _redact_tokens_in_logs(app)
+    _quiet_repeats_in_logs()
     return app

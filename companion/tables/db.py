@@ -31,6 +31,9 @@ BUSY_TIMEOUT_MS = 5_000
 # only: its commits reach the disk at the next checkpoint. bench/sqlite_sync.py measures
 # the price on this machine's disk: about 0.2 ms per commit, against ~2 ms per action.
 SYNCHRONOUS = "FULL"
+# The logger of the storage failing, which every request may meet in turn: its repeats are
+# counted, not written (RepeatsQuieted, in create_app).
+STORAGE_LOG = "companion.storage"
 
 # Each entry moves the schema one version up (PRAGMA user_version). Never edit a
 # migration that has shipped: add the next one.

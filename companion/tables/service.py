@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from . import store
-from .db import is_busy, is_database_unreachable, is_storage_failure, storage_errors
+from .db import STORAGE_LOG, is_busy, is_database_unreachable, is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_, NP_, Text, shown
@@ -111,11 +111,11 @@ def writing(db, *table_ids: str) -> Iterator[None]:
             yield
     except storage_errors() as error:
         if is_busy(error):  # another change held the database longer than a writer waits
-            logging.getLogger("companion").warning("The database stayed busy: %s", error)
+            logging.getLogger(STORAGE_LOG).warning("The database stayed busy: %s", error)
             raise ServiceError(503, "storage_unavailable", DATABASE_BUSY) from error
         if not is_storage_failure(error):
             raise
-        logging.getLogger("companion").error("Could not write to the database: %s", error)
+        logging.getLogger(STORAGE_LOG).error("Could not write to the database: %s", error)
         # PostgreSQL out of reach (a restart, the network) is no disk of this machine's
         sentence = NOT_SAVED_DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNAVAILABLE
         raise ServiceError(503, "storage_unavailable", sentence) from error

@@ -5,6 +5,7 @@ the form check (CSRF), the template helpers, the parts of pages kept for all pho
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlsplit
 
@@ -15,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import i18n, inputs
 from ..tables import service
-from ..tables.db import is_database_unreachable, is_storage_failure, storage_errors
+from ..tables.db import STORAGE_LOG, is_database_unreachable, is_storage_failure, storage_errors
 from ..games import GAMES
 from ..games.text import N_, Text
 from ..i18n import render
@@ -137,7 +138,7 @@ def storage_error(error: Exception):
     a sentence for the players, the error in the log for whoever runs the companion."""
     if not is_storage_failure(error):
         raise error
-    current_app.logger.error("Could not use the database: %s", error)
+    logging.getLogger(STORAGE_LOG).error("Could not use the database: %s", error)
     sentence = DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNREACHABLE  # PostgreSQL away
     if request.path.startswith("/api/"):
         return api.error(503, "storage_unavailable", sentence)

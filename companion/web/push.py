@@ -12,13 +12,14 @@ controls, made twice). Should the answer never land, the page asks for its table
 
 from __future__ import annotations
 
+import logging
 from typing import Callable
 
 from flask import Response, abort, current_app, request, stream_with_context
 
 from .. import inputs
 from ..tables import service
-from ..tables.db import close_db, get_db, is_storage_failure, storage_errors
+from ..tables.db import STORAGE_LOG, close_db, get_db, is_storage_failure, storage_errors
 
 # A held connection says something at least this often: a dead one is noticed (and a proxy
 # that would close a silent one keeps it), and the page knows push still works.
@@ -71,7 +72,7 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
                         raise
                     # The database went away (PostgreSQL stopped, the file removed): the page
                     # connects again, and its request is answered with the sentence for it.
-                    current_app.logger.warning("A held connection ended: the database cannot be used (%s)", error)
+                    logging.getLogger(STORAGE_LOG).warning("A held connection ended: the database cannot be used (%s)", error)
                     close_db()
                     return
                 close_db()

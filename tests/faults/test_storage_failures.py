@@ -237,6 +237,42 @@ def test_database_out_of_reach_gives_a_sentence_on_every_page_and_in_the_api(tmp
     assert re.search(r"Ana", client.get("/").text)
 
 
+def test_a_database_out_of_reach_is_logged_once_a_minute_not_once_a_request(tmp_path: Path, caplog):
+    """Review: every refused request logged the same long line, 150 a minute from one table
+    of five polling phones, thousands at once from a café's held connections."""
+    folder = tmp_path / "data"
+    app = create_app({"DATABASE": str(folder / "companion.sqlite3"), "SECRET_KEY": "test", "TESTING": True})
+    client = app.test_client()
+    created = create(client)
+    folder.rename(tmp_path / "elsewhere")
+    for _poll in range(20):
+        assert client.get(f"/t/{created['id']}/poll?v=0", headers={"HX-Request": "true"}).status_code == 503
+    assert caplog.text.count("Could not use the database") == 1
+
+
+def test_a_line_repeated_within_a_minute_is_counted_and_the_count_written_with_the_next_one():
+    import logging
+
+    from companion import RepeatsQuieted
+
+    now = [0.0]
+    quiet = RepeatsQuieted(clock=lambda: now[0])
+
+    def logged(message: str, at: float, level: int = logging.ERROR) -> str | None:
+        now[0] = at
+        record = logging.LogRecord("companion.storage", level, __file__, 1, message, (), None)
+        return record.getMessage() if quiet.filter(record) else None
+
+    assert logged("disk gone", 0) == "disk gone"
+    assert [logged("disk gone", at) for at in (1, 30, 59.9)] == [None, None, None]
+    assert logged("another line", 2) == "another line"  # other lines are their own
+    assert logged("disk gone", 2, logging.WARNING) == "disk gone"  # so is another level
+    assert logged("disk gone", 60) == "disk gone (and 3 more like it since it was last written)"
+    assert logged("disk gone", 61) is None
+    assert logged("disk gone", 200) == "disk gone (and 1 more like it since it was last written)"
+    assert logged("disk gone", 300) == "disk gone"
+
+
 @pytest.mark.parametrize("how", ["removed", "replaced"])
 def test_a_database_file_removed_while_serving_refuses_every_change_until_it_is_back(tmp_path: Path, how):
     """helper QA: after `rm companion.sqlite3*` under a running companion, every action and

@@ -237,3 +237,21 @@ def test_a_closed_barbecue_spot_says_so_readably_on_a_tv(live_server, new_phone)
     screen = open_screen(new_phone, live_server.url, table.id, TV)
     sizes = screen.eval_on_selector_all("#screen .spot-closed", "labels => labels.map(label => parseFloat(getComputedStyle(label).fontSize))")
     assert sizes and min(sizes) >= LEAST_TEXT_PX, sizes
+
+
+def test_a_finished_pickomino_whose_grill_was_emptied_gives_the_ranking_the_whole_screen(live_server, new_phone, shots_dir):
+    """helper QA: at the end the ranking sat in the left half and the right half said only
+    "The grill is empty."; with nothing to show beside it the ranking now takes the width,
+    larger."""
+    table = BUILDERS["pickomino"](live_server.url, 3, "finished")  # all 16 tiles taken
+    screen = open_screen(new_phone, live_server.url, table.id, TV)
+    expect(screen.locator("#screen .ranking")).to_be_visible()
+    assert screen.locator("#screen .grill").count() == 0
+    assert "The grill is empty." not in screen.inner_text("#screen")
+    ranking = screen.locator("#screen .ranking").bounding_box()
+    assert ranking["width"] > 0.9 * TV[0], ranking
+    names = screen.eval_on_selector_all("#screen .rank-name", "names => names.map(name => parseFloat(getComputedStyle(name).fontSize))")
+    assert min(names) >= 2 * LEAST_TEXT_PX, names
+    found = measured(screen, finished=True)
+    assert found["scroll"] == list(TV), found["scroll"]  # nothing beyond the screen
+    screen.screenshot(path=str(shots_dir / "tv-pickomino-finished-whole-width.png"))

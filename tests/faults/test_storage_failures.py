@@ -322,6 +322,41 @@ def test_a_database_file_removed_while_serving_refuses_every_change_until_it_is_
     assert "was removed or replaced while the companion ran" in (tmp_path / "server.log").read_text()
 
 
+def test_a_held_connection_whose_database_file_went_away_ends_with_one_warning(tmp_path: Path):
+    """A phone holding its table's connection when the database file is removed: at the next
+    look (the keepalive, 15 s) the connection ends with a warning, no traceback, and the
+    page's reconnection is answered with the sentence."""
+    import requests
+
+    from .conftest import CompanionProcess
+
+    server = CompanionProcess(tmp_path).start()
+    try:
+        created = requests.post(server.url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        act = requests.post(
+            f"{server.url}/api/tables/{created['id']}/actions", json=SET_ASIDE_WORMS,
+            headers={"Authorization": f"Bearer {created['host_token']}"}, timeout=10,
+        )
+        assert act.status_code == 200
+        held = requests.get(f"{server.url}/t/{created['id']}/events?v=0", stream=True, timeout=(5, 30))
+        assert held.status_code == 200
+        lines = held.iter_lines(decode_unicode=True)
+        assert next(line for line in lines if line.startswith("event: table")) == "event: table"
+        aside = tmp_path / "aside"
+        aside.mkdir()
+        for part in tmp_path.glob("companion.sqlite3*"):
+            part.rename(aside / part.name)
+        rest = list(lines)  # until the server ends it (a read timeout would raise)
+        assert not any(line.startswith("event: table") for line in rest), rest
+        again = requests.get(f"{server.url}/t/{created['id']}/events?v=1", timeout=10)
+        assert again.status_code == 503 and alert(again.text) == REACHING_SENTENCE
+    finally:
+        server.stop()
+    log = (tmp_path / "server.log").read_text()
+    assert log.count("A held connection ended: the database cannot be used") == 1, log
+    assert "Traceback" not in log, log
+
+
 @pytest.mark.parametrize("existing", [False, True])
 def test_a_full_disk_at_the_first_start_or_an_upgrade_says_the_disk_is_full(tmp_path: Path, existing):
     """helper QA: a full disk when the database is made (or upgraded) said it was

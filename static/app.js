@@ -495,11 +495,33 @@
     if (baseTitle === null) baseTitle = document.title;
     const now = table.hasAttribute("data-must-act");
     document.title = now ? live.dataset.turnTitle : baseTitle;
+    const said = document.querySelector("[data-turn-said]");
     if (now && mustAct === false) {
       if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
       if (settingOn("sound", false)) beep();
+      if (said) said.textContent = said.dataset.text;  // a change of title is not read out
+    } else if (!now && said) {
+      said.textContent = "";  // so that the next turn is said again
     }
     mustAct = now;
+  }
+
+  // Until this page has been tapped the browser refuses it the vibration: the player is
+  // asked for one tap (any tap will do), which the offer itself answers with a short buzz.
+  // It lies over the foot of the screen and goes once a tap has landed (its click), never
+  // between finger down and up, so nothing moves under the finger.
+  function offerAlerts() {
+    const offer = document.querySelector("[data-alerts-offer]");
+    const activation = navigator.userActivation;
+    if (!offer || !navigator.vibrate || !activation || activation.hasBeenActive) return;
+    offer.hidden = false;
+    function tapped() {
+      if (!activation.hasBeenActive) return;
+      offer.hidden = true;
+      ["keydown", "click"].forEach(function (kind) { document.removeEventListener(kind, tapped, true); });
+    }
+    ["keydown", "click"].forEach(function (kind) { document.addEventListener(kind, tapped, true); });
+    offer.addEventListener("click", function () { navigator.vibrate(60); });
   }
 
   // The screen stays awake while a table page is open (Screen Wake Lock), taken again when
@@ -530,6 +552,7 @@
     });
     checkTurn();
     keepAwake();
+    offerAlerts();
   });
   document.addEventListener("htmx:afterSettle", checkTurn);
   document.addEventListener("visibilitychange", keepAwake);

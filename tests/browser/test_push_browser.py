@@ -81,6 +81,40 @@ def test_push_changes_arrive_without_polling_and_the_phone_says_when_to_act(push
     assert asked(bruno)["wakeLock"] == 2
 
 
+def test_push_a_phone_not_yet_tapped_asks_for_one_tap_and_a_screen_reader_is_told_its_turn(push_server, new_phone):
+    """helper QA: a page opened from its QR code (or reloaded) and not yet touched may not
+    vibrate (Chrome: "Blocked call to navigator.vibrate because user hasn't tapped"), so a
+    watching player's first turn came with the title alone; and "Your turn" was said to no
+    screen reader. The page now asks for one tap, and says the turn in a live region that
+    the pushed tables do not replace."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno", "Caio"]}, timeout=10).json()
+    ana = join(new_phone, table["seats"][0]["join_url"])
+    bruno = join(new_phone, table["seats"][1]["join_url"])
+    caio = join(new_phone, table["seats"][2]["join_url"])
+    offer = "[data-alerts-offer]"
+    for phone in (ana, bruno, caio):
+        expect(phone.locator(offer)).to_be_visible()
+        assert phone.locator(offer).bounding_box()["height"] >= 44
+    bruno.locator(offer).tap()  # the offer: a short buzz says it worked
+    expect(bruno.locator(offer)).to_be_hidden()
+    assert asked(bruno)["vibrate"] == 1
+    caio.locator(".who").tap()  # any tap will do
+    expect(caio.locator(offer)).to_be_hidden()
+    assert asked(caio)["vibrate"] == 0
+    expect(ana.locator("[data-turn-said]")).to_have_text("")  # her turn from the start: not said
+
+    ana.locator('label[for="mode-quick"]').tap()
+    expect(ana.locator(offer)).to_be_hidden()
+    ana.locator('label[for="quick-worm"]').tap()
+    ana.locator('.counts[data-face="worm"] button.count').nth(4).tap()
+    ana.get_by_role("button", name="Stop and take 25").tap()
+    expect(bruno.locator("[data-turn-said]")).to_have_text("Your turn", timeout=SYNC_TIMEOUT_MS)
+    expect(bruno.locator("[data-turn-said]")).to_have_attribute("role", "status")
+    assert asked(bruno)["vibrate"] == 2
+    expect(ana.locator("[data-turn-said]")).to_have_text("")
+    expect(caio.locator("[data-turn-said]")).to_have_text("")
+
+
 def test_push_the_screen_lock_can_be_switched_off(push_server, new_phone):
     table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
     ana = join(new_phone, table["seats"][0]["join_url"])

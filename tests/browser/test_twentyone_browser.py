@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ana", "Bruno", "Caio"]
@@ -133,12 +134,14 @@ def test_three_phones_write_the_same_roll_each_on_their_own_sheet(new_phone, liv
         assert phone.evaluate("window.notReloaded === true")
 
 
-def test_every_face_to_tap_is_a_thumb_wide_at_360_px_in_every_language(new_phone, live_server):
+@pytest.mark.parametrize("width", [360, 320])
+def test_every_face_to_tap_is_a_thumb_wide_at_360_and_320_px_in_every_language(new_phone, live_server, width):
     """Six faces a die beside the colour's name: each face at least 44 px square, and the
-    colour's name inside its column, in the longest of the four languages' names too."""
+    colour's name inside its column, in the longest of the four languages' names too. At
+    320 px (helper QA: faces 37.8 px wide, 3 px apart) the name goes above its faces."""
     table = live_server.create(PLAYERS, game="twenty-one")
     for locale in ["en-GB", "pt-BR", "fr-FR", "ro-RO"]:
-        ana = new_phone(locale=locale)
+        ana = new_phone(locale=locale, viewport={"width": width, "height": 740})
         ana.goto(table["seats"][0]["join_url"])
         expect(ana.locator("form.tw-roll")).to_be_visible()
         faces = ana.locator("label.tw-face").evaluate_all(

@@ -10,7 +10,7 @@ import pytest
 
 from companion.games import GAMES
 
-from .late_tables import BUILDERS, PHASES
+from .late_tables import BUILDERS, PHASES, PICKOMINO_FACES, ApiTable, failed, scored
 
 # Crossed-off Qwixx numbers are faint on purpose: gone from play, as a stroke on paper.
 FAINT_ON_PURPOSE = ".qx-gone"
@@ -108,3 +108,18 @@ def test_every_text_reads_on_the_pages_of_every_game_in_both_schemes(live_server
             player.context.close()
     failing = [f"{page}: {text!r} {contrast}:1 ({where})" for page, texts in low.items() for text, contrast, where in texts]
     assert not failing, "text under the contrast asked:\n" + "\n".join(failing)
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_a_tile_turned_over_on_the_grill_still_reads(live_server, new_phone, scheme):
+    """helper QA: a turned-over tile's number and "out" were grey on grey at 3.34:1."""
+    table = ApiTable(live_server.url, "pickomino", 2)
+    scored(table, 21, PICKOMINO_FACES)
+    scored(table, 22, PICKOMINO_FACES)
+    failed(table, 3)  # 21 goes back to the grill, and the highest tile there, 36, is turned over
+    assert [tile["value"] for tile in table.state["grill"] if not tile["face_up"]] == [36]
+    phone = new_phone(color_scheme=scheme)
+    phone.goto(table.join_urls[1])
+    phone.locator(".tile.face-down").wait_for()
+    low = phone.evaluate(LOW_CONTRAST, FAINT_ON_PURPOSE)
+    assert not low, low

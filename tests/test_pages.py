@@ -300,3 +300,16 @@ def test_rule_4_the_meadow_form_says_an_uncovered_wolf_is_a_wolf_tile_with_no_hu
     assert "it borders a forest where a wolf tile has no hunter tile on it." in page
     assert "A hunter that only guards a forest covers no wolf." in page
     assert "more wolves than hunters" not in page
+
+
+def test_the_join_codes_page_has_each_id_once_and_hides_the_codes_from_screen_readers(client):
+    """helper QA: every QR code held a path with id="qr-path", three times with three players;
+    and a screen reader met three nameless pictures it cannot scan (each code's address is
+    the link beside it)."""
+    table_id = start_table(client)
+    page = client.get(f"/t/{table_id}/join").text
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), ids
+    codes = re.findall(r"<svg[^>]*>", page.split('class="join-codes"')[1])
+    assert len(codes) == 3 and all('aria-hidden="true"' in code for code in codes), codes
+    assert len(re.findall(r'class="join-link"', page)) == 3

@@ -141,11 +141,15 @@ def join_url(token: str) -> str:
 
 
 def qr_svg(data: str) -> str:
-    """An SVG QR code (error correction M, quiet zone 4), sized by CSS."""
+    """An SVG QR code (error correction M, quiet zone 4), sized by CSS, inlined in HTML: no
+    XML declaration, and no id (the library names every path "qr-path", which a page of
+    several codes would repeat). Hidden from screen readers, who cannot scan it: the link
+    beside each code is the same address."""
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=4)
     code.add_data(data)
     image = code.make_image(image_factory=qrcode.image.svg.SvgPathImage)
     out = io.BytesIO()
     image.save(out)
     svg = out.getvalue().decode()
-    return svg[svg.index("<svg"):]  # drop the XML declaration: inlined in HTML
+    svg = svg[svg.index("<svg"):].replace(' id="qr-path"', "", 1)
+    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)

@@ -313,3 +313,12 @@ def test_the_join_codes_page_has_each_id_once_and_hides_the_codes_from_screen_re
     codes = re.findall(r"<svg[^>]*>", page.split('class="join-codes"')[1])
     assert len(codes) == 3 and all('aria-hidden="true"' in code for code in codes), codes
     assert len(re.findall(r'class="join-link"', page)) == 3
+
+
+def test_a_grill_tile_tells_a_screen_reader_its_worms(client):
+    """helper QA: a tile was read as just "25": its worms were nameless drawings."""
+    table_id = start_table(client)
+    page = client.get(f"/t/{table_id}").text
+    tiles = re.findall(r'<span class="tile-value key-number">(\d+)</span><span class="worms worms-\d" role="img" aria-label="([^"]+)"', page)
+    said = dict(tiles)
+    assert len(said) == 16 and said["21"] == "1 worm" and said["25"] == "2 worms" and said["36"] == "4 worms", said

@@ -149,6 +149,42 @@
   });
 })();
 
+// A swap replaces the whole table, and with it the control that had the keyboard's (or a
+// switch's) focus, which then fell back to the page's start. The same control in the new
+// table takes it again; gone (its part of the turn is over), the line that says whose turn
+// it is does. Text fields are left alone: focusing one opens a phone's keyboard.
+(function () {
+  "use strict";
+  const KEPT = ["name", "value", "for", "data-face", "data-setting", "data-seat"];
+  let focused = null;  // how to find the focused control of the table again
+  function describe(control) {
+    if (control.id) return "#" + CSS.escape(control.id);
+    const form = control.closest("form");
+    let selector = (form && form.classList.length ? "form." + CSS.escape(form.classList[0]) + " " : "") + control.tagName.toLowerCase();
+    KEPT.forEach(function (name) {
+      const value = control.getAttribute(name);
+      if (value !== null) selector += "[" + name + '="' + CSS.escape(value) + '"]';
+    });
+    return selector;
+  }
+  document.addEventListener("focusin", function (event) {
+    const control = event.target;
+    const typed = control.matches("input:not([type=checkbox]):not([type=radio]), textarea, select");
+    focused = control.closest && control.closest("#table") && !typed ? describe(control) : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    const table = document.getElementById("table");
+    if (!table || !focused || (document.activeElement && document.activeElement !== document.body)) return;
+    let again = null;
+    try { again = table.querySelector(focused); } catch (error) { again = null; }
+    if (!again || !again.checkVisibility()) {
+      again = table.querySelector(".status");
+      if (again) again.setAttribute("tabindex", "-1");
+    }
+    if (again) again.focus({ preventScroll: true });
+  });
+})();
+
 // "Share the results": the text and a picture (the server's SVG of the results, drawn to a
 // PNG here) through the phone's share sheet where it has one (Web Share API); elsewhere
 // the picture downloads and the text goes to the clipboard.

@@ -522,3 +522,25 @@ def test_the_entry_mode_and_the_log_stay_as_the_player_left_them(live_server, ne
     expect(ana.locator("#mode-quick")).to_be_checked()
     expect(ana.locator("details.log")).not_to_have_attribute("open", "")
     assert_not_reloaded(ana)
+
+
+def test_the_keyboards_focus_stays_on_the_table_after_a_tap(live_server, new_phone):
+    """helper QA: with "Enter" on a focused control, the table was replaced and the focus fell
+    to the page's start, so the next Tab began again at the top. The same control takes it
+    again; gone, the line that says whose turn it is does."""
+    table = requests.post(live_server.url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    ana_token = {"Authorization": f"Bearer {table['seats'][0]['token']}"}
+    for action in ({"type": "set_aside", "face": "worm", "count": 2}, {"type": "set_aside", "face": 5, "count": 1}):
+        answer = requests.post(f"{live_server.url}/api/tables/{table['id']}/actions", json=action, headers=ana_token, timeout=10)
+        assert answer.status_code == 200, answer.text
+    ana = new_phone()
+    ana.goto(table["seats"][0]["join_url"])
+    undo = ana.locator("form.undo button")
+    undo.focus()
+    ana.keyboard.press("Enter")  # undoes the 5: there is one more line to undo
+    expect(ana.locator("#table")).to_have_attribute("data-version", "3")
+    expect(ana.locator("form.undo button")).to_be_focused()
+    ana.locator('.counts[data-face="3"] button.count').first.focus()
+    ana.keyboard.press("Enter")  # a 3 set aside: that button is gone from the new table
+    expect(ana.locator("#table")).to_have_attribute("data-version", "4")
+    expect(ana.locator("#table .status")).to_be_focused()

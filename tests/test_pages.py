@@ -322,3 +322,15 @@ def test_a_grill_tile_tells_a_screen_reader_its_worms(client):
     tiles = re.findall(r'<span class="tile-value key-number">(\d+)</span><span class="worms worms-\d" role="img" aria-label="([^"]+)"', page)
     said = dict(tiles)
     assert len(said) == 16 and said["21"] == "1 worm" and said["25"] == "2 worms" and said["36"] == "4 worms", said
+
+
+def test_a_qwixx_lock_tells_a_screen_reader_whether_it_is_crossed(app, client):
+    """helper QA: the lock of a row read "lock" whether or not the sheet had locked it."""
+    from companion.games import GAMES
+    from played import joined, play_scene
+
+    table = play_scene(client, "qwixx", GAMES["qwixx"].scenes()["finished"])  # both lock red and yellow
+    page = joined(app, table.seats[0]).get(f"/t/{table.id}").text
+    locks = re.findall(r'class="qx-row qx-(\w+)[^"]*" data-row="\w+">.*?qx-lock[^>]*>.*?<span class="visually-hidden">([^<]+)</span>', page, re.S)
+    said = dict(locks[:4])  # her own sheet comes first
+    assert said == {"red": "lock crossed", "yellow": "lock crossed", "green": "lock", "blue": "lock"}, locks

@@ -50,6 +50,9 @@ def test_qwixx_a_turn_on_three_phones_white_sum_for_all_colour_sum_for_the_activ
     bruno.get_by_role("button", name="Cross 7 in green").tap()
     caio.get_by_role("button", name="Pass", exact=True).tap()
     expect(crossed(ana, 1, "green")).to_have_text("7")  # Ana's phone sees Bruno's cross
+    # and a screen reader hears it crossed (helper QA: its label was on a plain span, ignored)
+    expect(ana.locator('.qx-sheet[data-seat="1"] .qx-row[data-row="green"]').get_by_role("img", name="7 crossed")).to_have_count(1)
+    expect(ana.locator('.qx-sheet[data-seat="1"] .qx-row[data-row="green"] .qx-lock')).to_have_text("lock")
     ana.get_by_role("button", name="Cross 7 in yellow").tap()
 
     # step 2, Ana only: a white die and a coloured die in that colour's row

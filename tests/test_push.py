@@ -306,6 +306,31 @@ def test_push_a_write_that_rings_nothing_still_reaches_the_phones(tmp_path):
     assert_woken_by_a_write_that_rings_nothing(notifier, database, table_id)
 
 
+def test_push_a_notifier_started_while_the_database_file_is_away_makes_none_and_finds_it_back(tmp_path, monkeypatch, caplog):
+    """helper review, then CI: a watcher that started (its first held connection) just after
+    the database file was moved away made an empty database in its place, stood there for
+    the removed one, and ended in a traceback, leaving that process' phones unwoken. It now
+    makes nothing, says so once, and once the file is back wakes the phones of what moved."""
+    monkeypatch.setattr(Notifier, "RECONNECT_SECONDS", 0.05)
+    database = tmp_path / "companion.sqlite3"
+    table_id = new_table_in(str(database))["id"]
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    for part in tmp_path.glob("companion.sqlite3*"):
+        part.rename(aside / part.name)
+    notifier = Notifier(str(database), check_seconds=60, unrung_seconds=0.05)
+    with notifier.watching(table_id):
+        gevent.sleep(0.3)  # several looks for it
+        assert not database.exists(), "the watcher made a database where the removed one was"
+        assert notifier.watcher is not None and not notifier.watcher.dead
+        by_hand(str(aside / database.name), BUMP, table_id)  # moved while it was away
+        for part in aside.iterdir():
+            part.rename(tmp_path / part.name)
+        assert notifier.wait(table_id, (0, None), timeout=30) is True
+    said = [record.getMessage() for record in caplog.records if record.name == "companion.storage"]
+    assert len(said) == 2 and said[0].startswith("Cannot watch the database for changes") and said[1] == "Watching the database for changes again.", said
+
+
 def test_push_without_a_doorbell_the_notifier_asks_sqlite_every_few_milliseconds(tmp_path, monkeypatch, caplog):
     """Where inotify cannot be had (not Linux, a file system that does not tell, a folder
     nobody may write), the notifier asks SQLite every `check_seconds`, and on Linux says so."""

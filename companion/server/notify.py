@@ -27,6 +27,7 @@ import logging
 import sqlite3
 import sys
 from collections import Counter
+from pathlib import Path
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
@@ -34,6 +35,7 @@ import gevent
 from gevent.event import Event
 
 from ..tables import postgres
+from ..tables.db import STORAGE_LOG
 from . import doorbell
 
 NOTIFIER_NAME = "companion-notifier"  # its application_name, as PostgreSQL's pg_stat_activity shows it
@@ -70,6 +72,7 @@ class Notifier:
         # table id -> its (version, rematch) when the watcher last read it
         self.known: dict[str, tuple[int, str | None]] = {}
         self.watcher: gevent.Greenlet | None = None
+        self.lost = False  # the watcher has lost the database and looks for it again
 
     @contextmanager
     def watching(self, table_id: str) -> Iterator[None]:
@@ -104,8 +107,28 @@ class Notifier:
         other connections of the process go on."""
         gevent.sleep(seconds)
 
+    RECONNECT_SECONDS = 1.0
+
     def _watch(self) -> None:
-        connection = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
+        """Watches until the process ends. The database out of reach (its file removed while
+        serving, a disk gone) is said once, and looked for again every second: the file is
+        never made anew here (that would stand in for the removed one), and once it is back
+        every table followed here is read again, so nothing that happened meanwhile is missed."""
+        while True:
+            try:
+                self._watch_until_lost()
+            except sqlite3.Error as error:
+                if not self.lost:
+                    logging.getLogger(STORAGE_LOG).warning(
+                        "Cannot watch the database for changes (%s); trying again every %g s.", error, self.RECONNECT_SECONDS
+                    )
+                    self.lost = True
+            gevent.sleep(self.RECONNECT_SECONDS)
+
+    def _watch_until_lost(self) -> None:
+        """Returns only by raising the error that lost it."""
+        # mode=rw: an existing file only
+        connection = sqlite3.connect(Path(self.database).resolve().as_uri() + "?mode=rw", uri=True, isolation_level=None, check_same_thread=False)
         listener = None
         try:
             listener = doorbell.Listener.open(doorbell.path_for(self.database))
@@ -118,6 +141,9 @@ class Notifier:
             last_move = connection.execute("SELECT last FROM table_moves").fetchone()[0]
             # what changed since the first connections read their tables, before this ran
             self._wake_moved(self._read(connection, list(self.watched)))
+            if self.lost:
+                logging.getLogger(STORAGE_LOG).warning("Watching the database for changes again.")
+                self.lost = False
             while True:
                 if listener is None:
                     gevent.sleep(self.check_seconds)

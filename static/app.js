@@ -155,17 +155,29 @@
 // it is does. Text fields are left alone: focusing one opens a phone's keyboard.
 (function () {
   "use strict";
-  const KEPT = ["name", "value", "for", "data-face", "data-setting", "data-seat"];
+  const IDENTIFYING_ATTRIBUTES = ["name", "value", "for", "href", "data-face", "data-setting", "data-seat"];
+  const STATUS = ".status";
   let focused = null;  // how to find the focused control of the table again
   function describe(control) {
+    if (control.matches(STATUS)) return STATUS;
     if (control.id) return "#" + CSS.escape(control.id);
     const form = control.closest("form");
     let selector = (form && form.classList.length ? "form." + CSS.escape(form.classList[0]) + " " : "") + control.tagName.toLowerCase();
-    KEPT.forEach(function (name) {
+    IDENTIFYING_ATTRIBUTES.forEach(function (name) {
       const value = control.getAttribute(name);
       if (value !== null) selector += "[" + name + '="' + CSS.escape(value) + '"]';
     });
     return selector;
+  }
+  function shown(element) {  // checkVisibility: not before iOS 17.4
+    return element.checkVisibility ? element.checkVisibility() : element.getClientRects().length > 0;
+  }
+  // The one control `selector` names in the new table; none where it names several (a link
+  // of the log, "Clear"): focus on another than the player's would send their Enter there.
+  function sameControl(table, selector) {
+    let found = [];
+    try { found = table.querySelectorAll(selector); } catch (error) { return null; }
+    return found.length === 1 && shown(found[0]) ? found[0] : null;
   }
   document.addEventListener("focusin", function (event) {
     const control = event.target;
@@ -175,13 +187,13 @@
   document.addEventListener("htmx:afterSettle", function () {
     const table = document.getElementById("table");
     if (!table || !focused || (document.activeElement && document.activeElement !== document.body)) return;
-    let again = null;
-    try { again = table.querySelector(focused); } catch (error) { again = null; }
-    if (!again || !again.checkVisibility()) {
-      again = table.querySelector(".status");
-      if (again) again.setAttribute("tabindex", "-1");
-    }
+    const again = focused === STATUS ? null : sameControl(table, focused);
     if (again) again.focus({ preventScroll: true });
+    if (again && document.activeElement === again) return;
+    const status = table.querySelector(STATUS);
+    if (!status) return;
+    status.setAttribute("tabindex", "-1");
+    status.focus({ preventScroll: true });
   });
 })();
 

@@ -327,7 +327,8 @@ def test_push_a_notifier_started_while_the_database_file_is_away_makes_none_and_
         for part in aside.iterdir():
             part.rename(tmp_path / part.name)
         assert notifier.wait(table_id, (0, None), timeout=30) is True
-    said = [record.getMessage() for record in caplog.records if record.name == "companion.storage"]
+        assert notifier.known[table_id] == (1, None)  # the move made while it was away
+    said = [record.getMessage() for record in caplog.records if "watch the database" in record.getMessage() or "for changes again" in record.getMessage()]
     assert len(said) == 2 and said[0].startswith("Cannot watch the database for changes") and said[1] == "Watching the database for changes again.", said
 
 

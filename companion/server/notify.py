@@ -35,7 +35,6 @@ import gevent
 from gevent.event import Event
 
 from ..tables import postgres
-from ..tables.db import STORAGE_LOG
 from . import doorbell
 
 NOTIFIER_NAME = "companion-notifier"  # its application_name, as PostgreSQL's pg_stat_activity shows it
@@ -73,6 +72,7 @@ class Notifier:
         self.known: dict[str, tuple[int, str | None]] = {}
         self.watcher: gevent.Greenlet | None = None
         self.lost = False  # the watcher has lost the database and looks for it again
+        self.said_unheard = False  # the log has said the doorbell cannot be heard
 
     @contextmanager
     def watching(self, table_id: str) -> Iterator[None]:
@@ -110,16 +110,18 @@ class Notifier:
     RECONNECT_SECONDS = 1.0
 
     def _watch(self) -> None:
-        """Watches until the process ends. The database out of reach (its file removed while
-        serving, a disk gone) is said once, and looked for again every second: the file is
-        never made anew here (that would stand in for the removed one), and once it is back
-        every table followed here is read again, so nothing that happened meanwhile is missed."""
+        """Watches until the process ends. A database it cannot open or read (its file
+        missing when the watcher starts, a disk gone) is said once, and looked for again
+        every second: the file is never made here (it would stand in for the removed one),
+        and once it can be read every table followed here is read again, so nothing that
+        happened meanwhile is missed. (A file removed after the watcher opened it stays open
+        here and simply stops changing: the requests refuse it, see db.get_db.)"""
         while True:
             try:
                 self._watch_until_lost()
             except sqlite3.Error as error:
-                if not self.lost:
-                    logging.getLogger(STORAGE_LOG).warning(
+                if not self.lost:  # said once an outage, not once a try (on the notifier's own logger: a state, not a repeat)
+                    logging.getLogger("companion").warning(
                         "Cannot watch the database for changes (%s); trying again every %g s.", error, self.RECONNECT_SECONDS
                     )
                     self.lost = True
@@ -131,19 +133,20 @@ class Notifier:
         connection = sqlite3.connect(Path(self.database).resolve().as_uri() + "?mode=rw", uri=True, isolation_level=None, check_same_thread=False)
         listener = None
         try:
-            listener = doorbell.Listener.open(doorbell.path_for(self.database))
-            if listener is None and sys.platform.startswith("linux"):
-                logging.getLogger("companion").warning(
-                    "Cannot listen for %s: phones are woken by a look every %g ms instead.",
-                    doorbell.path_for(self.database), self.check_seconds * 1000,
-                )
             seen = connection.execute("PRAGMA data_version").fetchone()[0]
             last_move = connection.execute("SELECT last FROM table_moves").fetchone()[0]
             # what changed since the first connections read their tables, before this ran
             self._wake_moved(self._read(connection, list(self.watched)))
             if self.lost:
-                logging.getLogger(STORAGE_LOG).warning("Watching the database for changes again.")
+                logging.getLogger("companion").warning("Watching the database for changes again.")
                 self.lost = False
+            listener = doorbell.Listener.open(doorbell.path_for(self.database))
+            if listener is None and sys.platform.startswith("linux") and not self.said_unheard:
+                logging.getLogger("companion").warning(
+                    "Cannot listen for %s: phones are woken by a look every %g ms instead.",
+                    doorbell.path_for(self.database), self.check_seconds * 1000,
+                )
+                self.said_unheard = True
             while True:
                 if listener is None:
                     gevent.sleep(self.check_seconds)

@@ -7,6 +7,7 @@ import logging
 import os
 import re
 import secrets
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -178,7 +179,7 @@ class TokenRedactor(logging.Filter):
 
 def _redact_tokens_in_logs(app: Flask) -> None:
     redactor = TokenRedactor(app)
-    for logger in (app.logger, *map(logging.getLogger, PATH_LOGGERS)):
+    for logger in (app.logger, *map(logging.getLogger, (db.STORAGE_LOG, *PATH_LOGGERS))):
         for old in [f for f in logger.filters if isinstance(f, TokenRedactor)]:
             logger.removeFilter(old)  # the app created last decides (tests create many)
         logger.addFilter(redactor)
@@ -197,8 +198,13 @@ class RepeatsQuieted(logging.Filter):
         super().__init__()
         self.clock = clock
         self.repeats: dict[tuple[int, str], tuple[float, int]] = {}  # line -> (when written, repeats since)
+        self.lock = threading.Lock()  # the thread server's requests log at once
 
     def filter(self, record: logging.LogRecord) -> bool:
+        with self.lock:
+            return self._written(record)
+
+    def _written(self, record: logging.LogRecord) -> bool:
         line, now = (record.levelno, record.getMessage()), self.clock()
         written, repeats = self.repeats.get(line, (None, 0))
         if written is not None and now - written < self.MINUTE:
@@ -228,8 +234,6 @@ def create_app(config: dict | None = None) -> Flask:
         template_folder=str(resource_folder("templates")),
         static_folder=str(resource_folder("static")),
     )
-    with _writing(instance, "its data folder", INSTANCE_ELSEWHERE):
-        instance.mkdir(parents=True, exist_ok=True)
     app.config.update(
         DATABASE=os.environ.get("COMPANION_DATABASE", str(default_database())),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
@@ -258,7 +262,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     problem = app.config["PUBLIC_URL"] and public_url_problem(app.config["PUBLIC_URL"])
     if problem:
-        raise PublicUrlUnusable(problem)
+        raise PublicUrlUnusable(problem)  # before anything is made on disk
+    with _writing(instance, "its data folder", INSTANCE_ELSEWHERE):
+        instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         # Several servers behind one load balancer must sign cookies (and seal rematch
         # tokens) with one key: the same COMPANION_SECRET_KEY for all, else each its file.

@@ -259,12 +259,12 @@ def test_another_wsgi_server_is_refused_a_public_url_phones_could_not_use(tmp_pa
     """create_app() is what gunicorn or any WSGI server serves: it used to take any
     COMPANION_PUBLIC_URL, which only `companion serve` checked, and print join links with a
     path that led the phones to a 404."""
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "data"))
     monkeypatch.setenv("COMPANION_PUBLIC_URL", "https://example.org/companion")
     monkeypatch.delenv("COMPANION_DATABASE", raising=False)
     with pytest.raises(PublicUrlUnusable, match=r"^The public URL 'https://example.org/companion' has a path"):
         create_app()
-    assert list(tmp_path.iterdir()) == []  # refused before any file was made
+    assert list(tmp_path.iterdir()) == []  # refused before anything was made: not even the data folder
 
 
 @pytest.mark.parametrize("output", ["ascii", "closed", "reader_gone"])

@@ -554,14 +554,16 @@
     mustAct = now;
   }
 
-  // Until this page has been tapped the browser refuses it the vibration: the player is
-  // asked for one tap (any tap will do), which the offer itself answers with a short buzz.
+  // Until this page has been tapped the browser refuses it the vibration and the sound: the
+  // player is asked for one tap (any tap will do), which the offer itself answers with a
+  // short buzz where the phone can vibrate.
   // It lies over the foot of the screen and goes once a tap has landed (its click), never
   // between finger down and up, so nothing moves under the finger.
   function offerAlerts() {
     const offer = document.querySelector("[data-alerts-offer]");
     const activation = navigator.userActivation;
-    if (!offer || !navigator.vibrate || !activation || activation.hasBeenActive) return;
+    if (!offer || !activation || activation.hasBeenActive) return;
+    if (!navigator.vibrate && !settingOn("sound", false)) return;  // nothing it could do (an iPhone, no sound)
     offer.hidden = false;
     function tapped() {
       if (!activation.hasBeenActive) return;
@@ -569,7 +571,7 @@
       ["keydown", "click"].forEach(function (kind) { document.removeEventListener(kind, tapped, true); });
     }
     ["keydown", "click"].forEach(function (kind) { document.addEventListener(kind, tapped, true); });
-    offer.addEventListener("click", function () { navigator.vibrate(60); });
+    offer.addEventListener("click", function () { if (navigator.vibrate) navigator.vibrate(60); });
   }
 
   // The screen stays awake while a table page is open (Screen Wake Lock), taken again when

@@ -77,3 +77,12 @@ def test_the_home_page_shows_the_tables_in_play_first_then_todays_finished_ones(
     assert home_ids(client) == [in_play.id, finished_today.id]
     everything = client.get("/tables").get_data(as_text=True)
     assert all(table.id in everything for table in (finished_today, finished_before, in_play))
+
+
+def test_a_closed_table_asks_no_phone_for_a_tap_to_alert_it(app, client):
+    """Review: the "tap here once" offer showed at an abandoned table, where no turn comes."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    ana = joined(app, table.seats[0])
+    assert "data-alerts-offer" in ana.get(f"/t/{table.id}").get_data(as_text=True)
+    assert close(host_phone(app, table), table.id).status_code == 303
+    assert "data-alerts-offer" not in ana.get(f"/t/{table.id}").get_data(as_text=True)

@@ -51,7 +51,15 @@ def test_an_extra_added_later_is_named_not_the_companion_installed_again(tmp_pat
     root = checkout(tmp_path)
     install(root)
     said, installs = install(root, "postgres")
-    assert said.startswith("Adding what postgres needs to .venv (once; this needs the internet)"), said
+    assert said.startswith("Adding the postgres extra to .venv (once; this needs the internet)"), said
     assert installs[-1].endswith("-e .[postgres]")
     assert install(root, "postgres") == ("", installs)
     assert install(root) == ("", installs)  # the companion is there with it
+
+
+def test_several_extras_added_at_once_are_named_together(tmp_path: Path):
+    root = checkout(tmp_path)
+    install(root)
+    said, installs = install(root, "test", "postgres")
+    assert said.startswith("Adding the test and postgres extras to .venv"), said
+    assert installs[-1].endswith("-e .[test,postgres]")

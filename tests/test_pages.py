@@ -319,7 +319,7 @@ def test_a_grill_tile_tells_a_screen_reader_its_worms(client):
     """helper QA: a tile was read as just "25": its worms were nameless drawings."""
     table_id = start_table(client)
     page = client.get(f"/t/{table_id}").text
-    tiles = re.findall(r'<span class="tile-value key-number">(\d+)</span><span class="worms worms-\d" role="img" aria-label="([^"]+)"', page)
+    tiles = re.findall(r'<span class="tile-value key-number">(\d+)</span><span class="worms worms-\d" role="img" title="([^"]+)"', page)
     said = dict(tiles)
     assert len(said) == 16 and said["21"] == "1 worm" and said["25"] == "2 worms" and said["36"] == "4 worms", said
 
@@ -333,4 +333,4 @@ def test_a_qwixx_lock_tells_a_screen_reader_whether_it_is_crossed(app, client):
     page = joined(app, table.seats[0]).get(f"/t/{table.id}").text
     locks = re.findall(r'class="qx-row qx-(\w+)[^"]*" data-row="\w+">.*?qx-lock[^>]*>.*?<span class="visually-hidden">([^<]+)</span>', page, re.S)
     said = dict(locks[:4])  # her own sheet comes first
-    assert said == {"red": "lock crossed", "yellow": "lock crossed", "green": "lock", "blue": "lock"}, locks
+    assert said == {"red": "lock, crossed", "yellow": "lock, crossed", "green": "lock", "blue": "lock"}, locks

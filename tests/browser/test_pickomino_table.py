@@ -535,6 +535,8 @@ def test_the_keyboards_focus_stays_on_the_table_after_a_tap(live_server, new_pho
         assert answer.status_code == 200, answer.text
     ana = new_phone()
     ana.goto(table["seats"][0]["join_url"])
+    # a tile says its worms to a screen reader, once (helper QA: "25" alone)
+    expect(ana.locator(".grill").get_by_role("img", name="4 worms", exact=True)).to_have_count(4)  # 33 to 36
     undo = ana.locator("form.undo button")
     undo.focus()
     ana.keyboard.press("Enter")  # undoes the 5: there is one more line to undo

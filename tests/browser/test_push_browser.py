@@ -115,6 +115,22 @@ def test_push_a_phone_not_yet_tapped_asks_for_one_tap_and_a_screen_reader_is_tol
     expect(caio.locator("[data-turn-said]")).to_have_text("")
 
 
+def test_push_a_phone_that_cannot_vibrate_asks_for_the_tap_only_if_it_is_to_sound(push_server, new_phone):
+    """An iPhone has no vibration: the tap is asked for only where the page would sound
+    (review: the sound needs the tap as much)."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    no_vibration = "Object.defineProperty(navigator, 'vibrate', {value: undefined});"
+    quiet = new_phone()
+    quiet.add_init_script(no_vibration)
+    quiet.goto(table["seats"][0]["join_url"])
+    quiet.locator("#table").wait_for()
+    expect(quiet.locator("[data-alerts-offer]")).to_be_hidden()
+    sounding = new_phone()
+    sounding.add_init_script(no_vibration + "localStorage.setItem('companion.sound', '1');")
+    sounding.goto(table["seats"][1]["join_url"])
+    expect(sounding.locator("[data-alerts-offer]")).to_be_visible()
+
+
 def test_push_the_screen_lock_can_be_switched_off(push_server, new_phone):
     table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
     ana = join(new_phone, table["seats"][0]["join_url"])

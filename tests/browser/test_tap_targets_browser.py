@@ -29,6 +29,11 @@ def test_every_control_is_a_thumb_high_on_the_main_pages(live_server, new_phone,
     small = {}
     phone.goto(live_server.url + "/")
     small["home"] = phone.evaluate(SMALL_TARGETS)
+    phone.locator("input.name").nth(0).fill("Ana")
+    phone.locator("input.name").nth(1).fill("Bartholomew Longname")
+    phone.get_by_role("button", name="Start the table").tap()
+    phone.locator(".join-codes").wait_for()
+    small["join codes"] = phone.evaluate(SMALL_TARGETS)
     table = BUILDERS["pickomino"](live_server.url, 3, "finished")
     phone.goto(table.join_urls[0])
     phone.locator("#table").wait_for()

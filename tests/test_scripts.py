@@ -128,3 +128,23 @@ def test_test_installs_the_test_extras_once(checkout: Path):
     assert len(pip_calls(checkout)) == 1
     run(checkout, "serve")  # the test install holds what serving needs
     assert len(pip_calls(checkout)) == 1
+
+
+def test_the_first_install_says_so_and_an_extra_added_later_is_named(checkout: Path):
+    """helper QA: scripts/serve with a PostgreSQL URL, after a first plain start, said it was
+    installing the companion (once) again; it names the extra it adds."""
+    first = run(checkout, "serve")
+    assert first.stderr.startswith("Installing the companion into .venv (once; this needs the internet)")
+    on_postgresql = run(checkout, "serve", database="postgresql://ana@db.example/companion")
+    assert on_postgresql.stderr.startswith("Adding the postgres extra to .venv (once; this needs the internet)"), on_postgresql.stderr
+    assert run(checkout, "serve", database="postgresql://ana@db.example/companion").stderr == ""
+
+
+def test_several_extras_added_at_once_are_named_together(checkout: Path):
+    run(checkout, "serve")
+    added = subprocess.run(
+        ["bash", str(checkout / "scripts" / "install"), "test", "postgres"], cwd=checkout,
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+    )
+    assert added.returncode == 0 and added.stderr.startswith("Adding the test and postgres extras to .venv"), added.stderr
+    assert pip_calls(checkout)[-1] == "pip install .[test,postgres]"

@@ -334,3 +334,12 @@ def test_a_qwixx_lock_tells_a_screen_reader_whether_it_is_crossed(app, client):
     locks = re.findall(r'class="qx-row qx-(\w+)[^"]*" data-row="\w+">.*?qx-lock[^>]*>.*?<span class="visually-hidden">([^<]+)</span>', page, re.S)
     said = dict(locks[:4])  # her own sheet comes first
     assert said == {"red": "lock, crossed", "yellow": "lock, crossed", "green": "lock", "blue": "lock"}, locks
+
+
+def test_the_start_forms_name_fields_keep_their_seat_number_in_sight(client):
+    """helper QA: each name field was labelled by its placeholder alone ("Player 2"), gone
+    from sight once a name is typed: the seating order (the first one starts) with it."""
+    page = client.get("/").text
+    slots = re.findall(r'<div class="name-slot"><span class="seat-number" aria-hidden="true">(\d+)</span>\s*<input class="name" name="player"[^>]*aria-label="Player (\d+)"', page)
+    assert slots and all(shown == said for shown, said in slots), slots
+    assert [int(shown) for shown, _ in slots] == list(range(1, len(slots) + 1))

@@ -92,8 +92,15 @@ class Proxy:
         except OSError:
             pass
         finally:
-            client.close()
-            upstream.close()
+            for each in (client, upstream):
+                # shut down, not only closed: the other direction's thread is blocked reading
+                # it, and a close alone leaves the connection open under that read, so the
+                # browser waited for ever for an answer to a request it had sent on it
+                try:
+                    each.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                each.close()
 
     @staticmethod
     def _head(connection: socket.socket) -> tuple[bytes | None, bytes]:

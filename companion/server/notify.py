@@ -27,8 +27,8 @@ import logging
 import sqlite3
 import sys
 from collections import Counter
-from pathlib import Path
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterable, Iterator
 
 import gevent

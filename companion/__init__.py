@@ -129,7 +129,8 @@ def _refuse_oversized_bodies() -> None:
     """A body over MAX_CONTENT_LENGTH is refused (413) before anything looks at it: no
     parsing, no database. (Flask alone would refuse it only once a view reads the body.)
     A chunked body says no length: it is read here up to one byte past the limit (the push
-    server streams it; werkzeug would cut it at the limit and the view see half of it)."""
+    server streams it; werkzeug would cut it at the limit and the view see half of it); a
+    chunked body that cannot be read is a bad request."""
     limit = current_app.config["MAX_CONTENT_LENGTH"]
     environ = request.environ
     if request.content_length is not None:
@@ -138,7 +139,13 @@ def _refuse_oversized_bodies() -> None:
             abort(413)
         return
     if environ.get("wsgi.input_terminated"):
-        body = environ["wsgi.input"].read(limit + 1)
+        try:
+            body = environ["wsgi.input"].read(limit + 1)
+        except OSError:
+            # a garbled chunk (gevent's _InvalidClientInput) or a phone gone mid-body: the
+            # rest of the stream cannot be trusted, so the connection closes after the 400
+            environ[BODY_LEFT_UNREAD] = True
+            abort(400)
         if len(body) > limit:
             environ[BODY_LEFT_UNREAD] = True
             abort(413)

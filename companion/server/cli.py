@@ -262,8 +262,8 @@ def push_handler():
         def run_application(self) -> None:
             super().run_application()
             if self.environ.get(BODY_LEFT_UNREAD):
-                # Refused for its size: close, instead of reading (gevent's default) a body
-                # of megabytes, or one that never comes.
+                # Refused for its size, or garbled: close, instead of reading (gevent's
+                # default) a body of megabytes, one that never comes, or one past reading.
                 self.close_connection = True
                 self.wsgi_input.content_length = self.wsgi_input.position
                 self.wsgi_input.chunked_input = False

@@ -1,12 +1,14 @@
-"""The companion as users run it (`python -m companion serve`, waitress, its own process,
-loopback only), looked at from outside:
+"""The companion as users run it (`python -m companion serve`, the push server, its own
+process, loopback only), looked at from outside:
 
 - its output (stdout and stderr, the only log it writes) never holds a token, even when
   the join link /j/<token> itself fails with a server error;
 - a body over 64 KB is refused with 413 before any work is done, on pages and API alike,
   sent with a Content-Length or chunked without one: before the table is looked up,
   before the CSRF token is checked, and nothing changes. A body declared far larger than
-  any phone sends is refused by the server without waiting for it to arrive.
+  any phone sends is refused by the server without waiting for it to arrive;
+- a chunked body that cannot be read (a garbled chunk, a phone gone mid-body) is a 400
+  with its sentence, changes nothing, and writes no traceback.
 """
 
 from __future__ import annotations
@@ -204,6 +206,45 @@ def test_a_chunked_body_far_too_large_is_cut_off_by_the_server(served):
     answer = raw_exchange(served, head, [chunk] * (2 * MAX_SERVER_BODY_BYTES // (64 * 1024)))
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert served.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "path, kind, chunks",
+    [
+        ("/api/tables", "application/json", b"zz\r\n{}\r\n0\r\n\r\n"),  # a size that is not hex
+        ("/api/tables", "application/json", b"FFFFFFFFFFFFFFFFFFFF\r\n{}\r\n0\r\n\r\n"),  # too large to be one
+        ("/tables", "application/x-www-form-urlencoded", b"zz\r\n\r\n0\r\n\r\n"),
+        ("/healthz", "text/plain", b"zz\r\n"),
+    ],
+)
+def test_a_garbled_chunked_body_is_a_bad_request_with_its_sentence(served, path, kind, chunks):
+    before = served.snapshot()
+    method = b"GET" if path == "/healthz" else b"POST"
+    head = (
+        method + b" " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " + kind.encode()
+        + b"\r\nTransfer-Encoding: chunked\r\n\r\n"  # kept alive: the server must close it
+    )
+    answer = raw_exchange(served, head, [chunks])
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:300]
+    if path.startswith("/api/"):
+        assert b'{"code":"bad_request","error":"The request could not be understood."}' in answer, answer
+    elif method == b"POST":
+        assert b"That request could not be understood" in answer, answer
+    assert served.snapshot() == before
+    assert "Traceback" not in served.output.read_text()
+
+
+def test_a_phone_gone_in_the_middle_of_a_chunked_body_leaves_no_traceback(served):
+    before = served.snapshot()
+    with socket.create_connection(("127.0.0.1", served.port), timeout=HTTP_TIMEOUT) as connection:
+        connection.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n10\r\n{\"ga"
+        )
+    assert requests.get(served.url + "/healthz", timeout=HTTP_TIMEOUT).status_code == 204  # it has read the end
+    time.sleep(0.2)
+    assert served.snapshot() == before
+    assert "Traceback" not in served.output.read_text()
 
 
 # --- logs ---------------------------------------------------------------------------------------

@@ -195,18 +195,30 @@ def _is_broken(char: str) -> bool:
 def look_of_name(name: str) -> str:
     """What a name looks like, for telling the players of one table apart: its case, its
     compatibility forms ("ﬀ", "ff") and its invisible characters (a zero-width space, a
-    soft hyphen, a joiner, a Hangul filler) aside, so "Ana" and "Ana" with a zero-width
-    space are one name. The emoji tags that tell one flag from another stay."""
+    soft hyphen, a joiner, a Hangul filler, a variation selector) aside, so "Ana" and "Ana"
+    with a zero-width space are one name. The emoji tags that tell one flag from another stay."""
     # Unicode's compatibility caseless match (its definition D146, step by step)
     folded = unicodedata.normalize("NFD", name.strip()).casefold()
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", folded).casefold())
-    return "".join(
-        char for char in folded if (unicodedata.category(char) != "Cf" or char in _EMOJI_TAGS) and char not in _BLANKS
-    )
+    kept = []
+    in_flag = False  # within a tag sequence that follows a black flag
+    for char in folded:
+        in_flag = char == _FLAG or (in_flag and char in _EMOJI_TAGS)
+        if in_flag or (unicodedata.category(char) != "Cf" and char not in _BLANKS and char not in _SELECTORS):
+            kept.append(char)
+    return "".join(kept)
 
 
-# Invisible, but they make the flags of England, Scotland and Wales different flags.
+# Invisible, but after a black flag they make the flags of England, Scotland and Wales
+# different flags; after anything else they are invisible like any format character.
+_FLAG = "\U0001F3F4"
 _EMOJI_TAGS = frozenset(map(chr, range(0xE0000, 0xE0080)))
+# Marks that draw nothing of their own (Unicode's default-ignorable nonspacing marks): the
+# variation selectors (one picks an emoji's or a letter's look, "❤" or "❤️"), the
+# combining grapheme joiner and Mongolian's free variation selectors.
+_SELECTORS = frozenset(
+    [*map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0)), "\u034f", "\u180b", "\u180c", "\u180d", "\u180f"]
+)
 
 
 def clean_name(name: str) -> str:

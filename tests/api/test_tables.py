@@ -122,6 +122,12 @@ def test_create_table_with_an_option_the_game_lacks_is_422(app, client, game):
         pytest.param({"game": "pickomino", "players": ["Ana", "A\u00adna"]}, 422, "duplicate_name", id="name_duplicated_but_a_soft_hyphen"),
         pytest.param({"game": "pickomino", "players": ["Ana", "\u2060ANA"]}, 422, "duplicate_name", id="name_duplicated_but_a_word_joiner_and_case"),
         pytest.param({"game": "pickomino", "players": ["ﬀ", "FF"]}, 422, "duplicate_name", id="name_duplicated_as_a_ligature"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "Ana\ufe0f"]}, 422, "duplicate_name", id="name_duplicated_but_a_variation_selector"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "An\U000e0100a"]}, 422, "duplicate_name", id="name_duplicated_but_a_supplementary_variation_selector"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "A\u034fna"]}, 422, "duplicate_name", id="name_duplicated_but_a_grapheme_joiner"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "Ana\u180b"]}, 422, "duplicate_name", id="name_duplicated_but_a_mongolian_selector"),
+        pytest.param({"game": "pickomino", "players": ["Ana", "A\U000e0041na"]}, 422, "duplicate_name", id="name_duplicated_but_a_tag_after_a_letter"),
+        pytest.param({"game": "pickomino", "players": ["\u2764", "\u2764\ufe0f"]}, 422, "duplicate_name", id="name_duplicated_as_text_or_emoji_look"),
         pytest.param(
             {"game": "pickomino", "players": ["Ana", "Bruno"], "options": {"turbo": True}}, 422, "unknown_option", id="unknown_option"
         ),

@@ -124,10 +124,14 @@ class Game:
         """
         raise NotImplementedError
 
-    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    def apply(
+        self, state: dict[str, Any], seat: int, action: dict[str, Any], entered_by_seat: bool = True
+    ) -> dict[str, Any]:
         """A new action by `seat` on a copy of `state`: a JSON object with a "type" and no
         field its schema does not name (a field nothing reads would stay in the log for
-        good), then whatever the rules say (step)."""
+        good), then whatever the rules say (step). `entered_by_seat` is false when another
+        phone (the host's) enters it for the seat: a game with secrets must then not refuse
+        on the strength of the seat's secret, which the one entering may not learn."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction(N_('An action is a JSON object with a "type".'))
         fields = self.action_fields.get(action["type"])

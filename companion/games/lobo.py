@@ -381,17 +381,25 @@ class Lobo(Game):
         if action["type"] == "meadows":
             _meadows_shape(action.get("meadows"))
 
-    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    def apply(
+        self, state: dict[str, Any], seat: int, action: dict[str, Any], entered_by_seat: bool = True
+    ) -> dict[str, Any]:
         """A new action, as every game's; and a final count only with a colour of one's own.
         A player counts the meadows of their colour in the open, their shepherd tile shown:
         the count reveals the colour, checked as any reveal is, so colours are distinct by the
-        end (RULES) and a slip in a recorded one is caught while it can be mended. Counts
-        stored before this check replay as they were (reapply)."""
-        new_state = super().apply(state, seat, action)
+        end (RULES) and a slip in a recorded one is caught while it can be mended.
+
+        A hidden colour is checked against the revealed ones only when its own seat reveals
+        it or counts: the host entering either for a seat would learn from a refusal the
+        colour it hides. The host's reveal or count shows the colour to everyone instead,
+        and a clash with it (color_clashes) to everyone too, mended by recording the colour
+        again. Actions stored before a check replay as they were (reapply)."""
+        new_state = super().apply(state, seat, action, entered_by_seat)
         holder = state["seats"][seat]
-        if action["type"] == "meadows" and not holder["revealed"]:
-            if holder["color"] is None:
-                raise RuleError("no_color", N_("Record the colour you drew first: you count the meadows of your colour."))
+        if action["type"] == "meadows" and holder["color"] is None:
+            raise RuleError("no_color", N_("Record the colour you drew first: you count the meadows of your colour."))
+        # a revealed colour is public: whoever enters may be told it clashes
+        if action["type"] in ("reveal", "meadows") and (entered_by_seat or holder["revealed"]):
             _refuse_revealed_elsewhere(state, seat, holder["color"])
         return new_state
 
@@ -400,7 +408,8 @@ class Lobo(Game):
             raise RuleError("colors_dealt", N_("The companion dealt the colours: yours is shown on your own phone."))
         color = _color(action["color"])
         holder = state["seats"][seat]
-        if holder["revealed"]:
+        if holder["revealed"] and not _revealed_elsewhere(state, seat, holder["color"]):
+            # (two revealed tiles of one colour: one was recorded wrong, and is mended here)
             raise RuleError("already_revealed", N_("Your colour is revealed: it cannot change any more."))
         # Checked against revealed colours only: a refusal because of another player's
         # secret colour would tell that colour. Two hidden tiles of one colour show up
@@ -416,8 +425,7 @@ class Lobo(Game):
             raise RuleError("no_color", N_("Record the colour you drew before revealing it."))
         if holder["revealed"]:
             raise RuleError("already_revealed", N_("Your colour is already revealed."))
-        _refuse_revealed_elsewhere(state, seat, holder["color"])
-        holder["revealed"] = True
+        holder["revealed"] = True  # against the revealed colours: see apply
 
     def _abandon(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         holder = state["seats"][seat]
@@ -492,14 +500,22 @@ class Lobo(Game):
         )
 
 
-def _refuse_revealed_elsewhere(state: dict[str, Any], seat: int, color: str) -> None:
+def _revealed_elsewhere(state: dict[str, Any], seat: int, color: str | None) -> int | None:
+    """Another seat that revealed `color`, if one did."""
     for other, holder in enumerate(state["seats"]):
         if other != seat and holder["revealed"] and holder["color"] == color:
-            raise RuleError(
-                "color_taken",
-                N_("%(name)s revealed %(color)s: each colour is in one hand only. Check the shepherd tile you drew and record it again.",
-                   name=state["players"][other], color=COLOR_NAMES[color]),
-            )
+            return other
+    return None
+
+
+def _refuse_revealed_elsewhere(state: dict[str, Any], seat: int, color: str) -> None:
+    other = _revealed_elsewhere(state, seat, color)
+    if other is not None:
+        raise RuleError(
+            "color_taken",
+            N_("%(name)s revealed %(color)s: each colour is in one hand only. Check the shepherd tile you drew and record it again.",
+               name=state["players"][other], color=COLOR_NAMES[color]),
+        )
 
 
 def _score_words(color: str | None, meadow: int, bonus: int) -> Text:

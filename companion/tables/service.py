@@ -468,7 +468,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         seat = _acting_seat(table, viewer, named_seat, action)
         _check_tap_is_current(db, table, seat, action, expected_version)
         try:
-            state = table.game.apply(table.state, seat, action)
+            state = table.game.apply(table.state, seat, action, entered_by_seat=viewer.seat == seat)
         except RuleError as error:
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
@@ -584,7 +584,8 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
             N_("Only %(name)s can redo “%(name)s %(line)s”: it holds their secret.", name=table.names[event["seat"]], line=line),
         )
     try:
-        return table.game.apply(table.state, event["seat"], action)  # entered again: checked as new
+        # entered again: checked as new, by whoever enters it now
+        return table.game.apply(table.state, event["seat"], action, entered_by_seat=viewer.seat == event["seat"])
     except RuleError as error:
         # the rules speak to the player who acted; whoever redoes it is told whose line it was
         line = table.game.describe_action(table.state, event["seat"], event["action"])

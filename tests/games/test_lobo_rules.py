@@ -172,6 +172,41 @@ def test_rule_4_the_host_recording_for_a_seat_learns_nothing_of_its_hidden_colou
     assert refused(state, 0, CHOOSE("yellow"), "already_revealed") == "Your colour is revealed: it cannot change any more."
 
 
+def test_rule_4_the_host_revealing_or_counting_for_a_seat_is_answered_alike_whatever_its_hidden_colour():
+    """Found by a tester: the host's reveal (or count) for Bruno was refused, naming Caio's
+    revealed colour, exactly when Bruno's hidden one was the same: a probe of his secret
+    that nobody else saw. Entered by another phone, it is taken whatever the colour, shows
+    it to everyone, and a clash to everyone too."""
+    for hidden in COLORS:
+        state = play(drawn_game(), (1, CHOOSE(hidden)), (2, CHOOSE("blue")), (2, REVEAL))
+        revealed = GAME.apply(state, 1, REVEAL, entered_by_seat=False)
+        counted = GAME.apply(play(state, (0, END)), 1, meadows(meadow(4)), entered_by_seat=False)
+        for after in (revealed, counted):
+            assert seen_by(after, None)[1] == hidden  # shown to everyone, as a reveal is
+            clash = [2] if hidden == "blue" else []
+            for viewer in (0, 1, 2, None):
+                assert GAME.public_state(after, viewer)["seats"][1]["color_clashes"] == clash
+    # the seat's own reveal is still refused: it tells Bruno nothing he does not know
+    clashing = play(drawn_game(), (1, CHOOSE("blue")), (2, CHOOSE("blue")), (2, REVEAL))
+    assert refused(clashing, 1, REVEAL, "color_taken").startswith("Caio revealed blue")
+
+
+def test_rule_4_colours_are_distinct_two_revealed_tiles_of_one_colour_are_recorded_again():
+    """A clash among revealed colours (the host revealed a slip) is public: either seat may
+    record its colour again, seen by everyone at once, and no count goes in until it is."""
+    state = play(drawn_game(), (1, CHOOSE("blue")), (2, CHOOSE("blue")), (2, REVEAL))
+    state = GAME.apply(state, 1, REVEAL, entered_by_seat=False)
+    ended = play(state, (0, END))
+    for entered_by_seat in (True, False):
+        with pytest.raises(Exception) as refusal:
+            GAME.apply(ended, 1, meadows(), entered_by_seat=entered_by_seat)
+        assert refusal.value.code == "color_taken"
+    state = play(state, (1, CHOOSE("red")))
+    assert seen_by(state, 0)[1:] == ["red", "blue"]
+    assert [seat["color_clashes"] for seat in GAME.public_state(state, None)["seats"]] == [[], [], []]
+    assert refused(state, 1, CHOOSE("yellow"), "already_revealed") == "Your colour is revealed: it cannot change any more."
+
+
 def test_rule_4_unknown_colours_and_choosing_when_dealt_are_refused():
     assert refused(drawn_game(), 0, CHOOSE("green"), "unknown_color") == (
         "There is no green flock: choose red, blue, yellow or black."

@@ -3,6 +3,7 @@ databases, on a fresh PostgreSQL database), and a real server over HTTP."""
 
 from __future__ import annotations
 
+import signal
 import threading
 from pathlib import Path
 
@@ -13,6 +14,14 @@ from waitress.server import create_server
 from companion import create_app
 from databases import PostgresServer, make_database
 from servers import running_companion
+
+
+def pytest_configure(config):
+    """A run started in the background by a script ignores SIGINT (the shell's rule for
+    background jobs), and so would every server a test starts, inheriting it: a test's
+    Ctrl+C would then stop nothing. The tests' servers get SIGINT as from a terminal."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -255,3 +255,27 @@ def test_a_finished_pickomino_whose_grill_was_emptied_gives_the_ranking_the_whol
     found = measured(screen, finished=True)
     assert found["scroll"] == list(TV), found["scroll"]  # nothing beyond the screen
     screen.screenshot(path=str(shots_dir / "tv-pickomino-finished-whole-width.png"))
+
+
+LAST_SENTENCE_SHOWN = """() => {
+  // The last line's sentence (all but its "(entered by the host)" note) drawn inside its box.
+  const line = document.querySelector("#screen .last-line");
+  const range = document.createRange();
+  range.setStart(line, 0);
+  const note = line.querySelector("small");
+  if (note) range.setEndBefore(note); else range.setEnd(line, line.childNodes.length);
+  const box = line.getBoundingClientRect(), drawn = [...range.getClientRects()];
+  return {text: range.toString().trim(), outside: drawn.filter(r => r.width > 0 && (r.right > box.right + 1 || r.bottom > box.bottom + 1)).length};
+}"""
+
+
+@pytest.mark.parametrize("slug, phase", [("qwixx", "finished"), ("twenty-one", "late"), ("qwixx", "late")])
+@pytest.mark.parametrize("size", [HD, TV])
+def test_the_table_screen_shows_the_last_actions_sentence_to_its_end(live_server, new_phone, slug, phase, size):
+    """helper QA: the one-line last action ended in "…", often right where it said why the
+    game ended ("the game is over: a fourth pe…"), while half the screen was empty."""
+    table = BUILDERS[slug](live_server.url, GAMES[slug].max_players, phase)
+    screen = open_screen(new_phone, live_server.url, table.id, size)
+    shown = screen.evaluate(LAST_SENTENCE_SHOWN)
+    assert shown["text"] and not shown["outside"], (slug, phase, size, shown)
+    assert measured(screen, phase == "finished")["scroll"] == list(size)  # and the screen still fits

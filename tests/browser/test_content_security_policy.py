@@ -91,3 +91,24 @@ def test_a_finished_tables_results_and_screen_break_no_policy(live_server, new_p
         phone.goto(f"{live_server.url}/t/{created['id']}/{page}")
         phone.wait_for_timeout(POLL_CYCLE_MS)
     assert not policy_violations(problems), problems
+
+
+def test_an_inline_style_left_by_something_else_is_not_copied_by_a_swap(live_server, new_phone):
+    """A style attribute that something other than the companion puts on a control (a
+    password manager, a browser's own tools, Playwright hiding the caret for a screenshot)
+    was copied by htmx onto the same control of the swapped-in table: each copy broke the
+    policy (helper QA saw "Applying inline style violates…" during the host's corrections).
+    The policy allows no inline style, so htmx settles no style attribute."""
+    created = requests.post(
+        live_server.url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10
+    ).json()
+    problems: list[str] = []
+    ana = watched(new_phone(), problems)
+    ana.goto(created["seats"][0]["join_url"])
+    expect(ana.locator(".who")).to_have_text("You are Ana")
+    ana.evaluate("() => document.querySelectorAll('#table [id]').forEach(control => control.style.caretColor = 'transparent')")
+    assert ana.locator("#table [style]").count() > 0
+    enter_roll(ana, [1, 2, 3, 4, 5, "worm", "worm", "worm"])
+    expect(ana.locator("#table")).to_have_attribute("data-version", "1")
+    ana.wait_for_timeout(300)  # htmx settles the swapped-in table after 20 ms
+    assert not policy_violations(problems), problems

@@ -239,6 +239,9 @@ def test_push_after_a_rematch_the_phone_is_led_to_its_new_seat(push_server):
             act(push_server, table, {"type": "stop"})
     stream = Stream(f"{push_server}/t/{table['id']}/events?v=-1", session=ana)
     stream.next_table()
+    # a phone that joined no seat (someone watching the table's link) stays, and is told
+    onlooker = Stream(f"{push_server}/t/{table['id']}/events?v=-1", session=requests.Session())
+    assert "A rematch has started" not in onlooker.next_table()["data"]
     bruno = requests.Session()
     bruno.get(table["seats"][1]["join_url"], timeout=10)
     bruno_csrf = bruno.get(f"{push_server}/t/{table['id']}", timeout=10).text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
@@ -249,6 +252,12 @@ def test_push_after_a_rematch_the_phone_is_led_to_its_new_seat(push_server):
             break
     assert event["data"] == f"/t/{table['id']}/rematch"
     stream.close()
+    # found by a tester: a rematch moves no version, and the onlooker was never told
+    assert "A rematch has started" in onlooker.next_table()["data"]
+    onlooker.close()
+    after = requests.get(f"{push_server}/t/{table['id']}", timeout=10).text
+    shown = after.split('sse-connect="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    assert "rematch=1" in shown  # a page that shows it already is not sent it again
 
 
 def new_table_in(database: str) -> dict:

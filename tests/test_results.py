@@ -268,6 +268,24 @@ def test_rematch_by_a_phone_that_never_joined_is_refused_and_creates_nothing(app
     assert client.get(f"/api/tables/{table.id}").get_json()["rematch"] is None
 
 
+def test_rematch_a_watching_phone_that_polls_is_told_that_a_rematch_started(app, client):
+    """Found by a tester: a rematch moves no version, so a phone that joined no seat kept
+    getting 204 (and, asking afresh, the table kept from before) and never learnt of it."""
+    table = create(client)
+    play_pickomino(client, table)
+    onlooker = app.test_client()
+    page = onlooker.get(f"/t/{table.id}").get_data(as_text=True)
+    poll = re.search(r'hx-get="([^"]+/poll[^"]*)"', page).group(1).replace("&amp;", "&")
+    assert onlooker.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    fresh = onlooker.get(poll.replace("v=", "v=-1&was="), headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "A rematch has started" not in fresh  # kept for the version, shared by watchers
+    rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
+    told = onlooker.get(poll, headers={"HX-Request": "true"})
+    assert told.status_code == 200 and "A rematch has started" in told.get_data(as_text=True)
+    again = re.search(r'hx-get="([^"]+/poll[^"]*)"', told.get_data(as_text=True)).group(1).replace("&amp;", "&")
+    assert onlooker.get(again, headers={"HX-Request": "true"}).status_code == 204  # told once
+
+
 def test_rematch_of_a_table_still_playing_is_refused_and_creates_nothing(app, client):
     table = create(client)
     response = tap_rematch(joined(app, table.seats[0]), table.id)

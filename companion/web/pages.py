@@ -237,6 +237,8 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
         "poll_params": {
             **({"as": acting_for} if host_choices and acting_for is not None else {}),
             **({"log": "all"} if whole_log else {}),
+            # a rematch starts without a new version: the page says it shows one
+            **({"rematch": 1} if table.row.get("rematch_id") is not None else {}),
         },
         "error": error,
         "poll_seconds": current_app.config["POLL_SECONDS"],
@@ -312,7 +314,8 @@ def poll(table_id: str):
     rematch_address = phone.rematch_address(table_id, rematch_id)
     if rematch_address is not None:
         return "", 204, {"HX-Redirect": rematch_address}
-    if inputs.number_or_none(request.args.get("v")) == version:
+    shows_rematch = rematch_id is None or request.args.get("rematch") == "1"
+    if inputs.number_or_none(request.args.get("v")) == version and shows_rematch:
         return "", 204
     return render_table(service.load(db, table_id), phone.page_viewer(db, table_id))
 

@@ -40,11 +40,14 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
     if notifier is None:
         abort(404)  # the thread server holds no connections: its pages poll
     seen = inputs.number_or_none(request.headers.get("Last-Event-ID") or request.args.get("v"))
+    # a rematch starts without a new version: a page that stays (nobody's seat) is sent the
+    # table that says so, unless it shows it already
+    rematch_seen = request.args.get("rematch") == "1"
     page = inputs.page_id(request.args.get("page"))  # a table page's own taps are not sent back
     close_db()
 
     def stream():
-        nonlocal seen
+        nonlocal seen, rematch_seen
         with notifier.watching(table_id):
             yield f"retry: 2000\n\n{server_sent('hello')}"
             while True:
@@ -66,7 +69,9 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
                         # only told (no id: a reconnect asks from the last table it was sent)
                         own = service.made_by_page(mark, page, version)
                         sent = server_sent("own", str(version)) if own else server_sent("table", body(db), version)
-                        seen = version
+                    elif rematch_id is not None and not rematch_seen:
+                        sent = server_sent("table", body(db), version)
+                    seen, rematch_seen = version, rematch_id is not None
                 except storage_errors() as error:
                     if not is_storage_failure(error):
                         raise

@@ -474,6 +474,15 @@
     const found = /data-version="(\d+)"/.exec((html || "").slice(0, 1000));
     return found === null ? null : Number(found[1]);
   }
+  // Whether a table of the version shown says what the shown one does not: that a rematch
+  // started (which moves no version).
+  function bringsRematch(html) {
+    const table = document.getElementById("table");
+    return / data-rematch[ >]/.test((html || "").slice(0, 1000)) && !(table && table.hasAttribute("data-rematch"));
+  }
+  function addsNothing(html, incoming) {
+    return incoming < shownVersion() || (incoming === shownVersion() && !bringsRematch(html));
+  }
   document.addEventListener("htmx:beforeSwap", function (event) {
     const target = event.detail.target;
     const incoming = versionIn(event.detail.serverResponse);
@@ -484,7 +493,7 @@
       event.detail.shouldSwap = false;
       return;
     }
-    if (incoming < shownVersion() || (isPoller(event.detail.elt) && incoming === shownVersion())) event.detail.shouldSwap = false;
+    if (incoming < shownVersion() || (isPoller(event.detail.elt) && addsNothing(event.detail.serverResponse, incoming))) event.detail.shouldSwap = false;
   });
   // A refused tap (or a redo stopped by a rule) whose answer a newer table overtook (not
   // swapped in, or dropped by htmx as its form had left the page): the newer table stays,
@@ -515,7 +524,7 @@
   // that the tap's answer brought just before it (and what the player has begun to enter).
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     const incoming = versionIn(event.detail && event.detail.data);
-    if (incoming !== null && incoming <= shownVersion()) event.preventDefault();
+    if (incoming !== null && addsNothing(event.detail.data, incoming)) event.preventDefault();
   });
 
   // Your turn: when this phone's player must act (their dice turn, their writing, their

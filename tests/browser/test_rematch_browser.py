@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import requests
 from playwright.sync_api import Page, expect
 
@@ -99,3 +100,28 @@ def test_a_phone_looking_at_the_results_page_is_led_to_its_seat_at_the_rematch(l
     expect(bruno).to_have_url(new_url, timeout=SYNC_TIMEOUT_MS)
     expect(bruno.locator(".who")).to_have_text("You are Bruno")
     expect(bruno.locator(".status")).to_have_text("Your turn")
+
+
+@pytest.mark.parametrize("served", ["live_server", "push_server"])
+def test_a_phone_watching_without_a_seat_is_told_that_a_rematch_started(request, new_phone, served):
+    """A phone that opened the table's link without joining stays on the finished table
+    (it has no seat to be led to) and is told, by poll and by push: a rematch moves no
+    version, so the page used to drop the table that said it (a reviewer found it)."""
+    server = request.getfixturevalue(served)
+    url = server if isinstance(server, str) else server.url
+    created = requests.post(url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    for _turn in range(16):  # worm x8 takes the highest tile, sixteen times: the grill is empty
+        response = requests.post(
+            f"{url}/api/tables/{created['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 8},
+            headers={"Authorization": f"Bearer {created['host_token']}"}, timeout=10,
+        )
+        assert response.status_code == 200, response.text
+    onlooker = new_phone()
+    onlooker.goto(f"{url}/t/{created['id']}")
+    expect(onlooker.locator(".status")).to_have_text("The game is over.")
+    onlooker.wait_for_timeout(500)  # its connection (or first poll) is made
+    ana = join(new_phone, created["seats"][0]["join_url"], "Ana")
+    ana.get_by_role("button", name="Rematch").tap()
+    expect(ana.locator(".who")).to_have_text("You are Ana")
+    expect(onlooker.locator(".rematch-started")).to_have_text("A rematch has started.", timeout=SYNC_TIMEOUT_MS)
+    expect(onlooker).to_have_url(f"{url}/t/{created['id']}")  # it stays: it has no seat there

@@ -301,17 +301,15 @@ def test_secrecy_an_undone_recorded_colour_is_redone_by_its_holder_not_the_host(
     assert drawn.true_colors()[0] == "yellow"
 
 
-def test_secrecy_the_hosts_reveal_or_count_for_a_seat_is_answered_alike_whatever_its_hidden_colour(app):
+def test_secrecy_the_hosts_reveal_for_a_seat_is_answered_alike_whatever_its_hidden_colour(app):
     """Found by a tester: the host's "Reveal Bruno's colour" was refused, naming Caio's
     revealed blue, exactly when Bruno had recorded blue: a probe of his secret nobody else
-    saw. Now the host's reveal and count are taken whatever the colour, show it to everyone,
-    and a clash to everyone too; Bruno records his tile again in the open."""
+    saw. Now the host's reveal is taken whatever the colour, shows it to everyone, and a
+    clash to everyone too; Bruno records his tile again in the open."""
     answers = {}
     for hidden in ("blue", "red"):
         table = LoboTable(app, deal_colors=False)
         ana, bruno, caio = table.seats
-        # Ana's hidden colour clashes, in the first table, with the one Bruno records again
-        assert table.post(ana, {"type": "choose_color", "color": {"blue": "red", "red": "yellow"}[hidden]}).status_code == 200
         assert table.post(bruno, {"type": "choose_color", "color": hidden}).status_code == 200
         assert table.post(caio, {"type": "choose_color", "color": "blue"}).status_code == 200
         assert table.post(caio, {"type": "reveal"}).status_code == 200
@@ -319,7 +317,6 @@ def test_secrecy_the_hosts_reveal_or_count_for_a_seat_is_answered_alike_whatever
         assert "Reveal Bruno&#39;s colour" in page or "Reveal Bruno's colour" in page  # the host is offered it
         tapped = table.tap(table.host, {"type": "reveal"}, seat=1)
         answers[hidden] = tapped.status_code
-        assert tapped.status_code == 200, tapped.text
         clashes = [seat["color_clashes"] for seat in table.api(table.anonymous)["state"]["seats"]]
         assert clashes == ([[], [2], [1]] if hidden == "blue" else [[], [], []])
         table.check_everyone()
@@ -329,12 +326,5 @@ def test_secrecy_the_hosts_reveal_or_count_for_a_seat_is_answered_alike_whatever
             assert "lobo-choose" in bruno.client.get(f"/t/{table.id}").text
             assert table.post(bruno, {"type": "choose_color", "color": "red"}).status_code == 200
             assert [seat["color"] for seat in table.api(table.anonymous)["state"]["seats"]] == [None, "red", "blue"]
-        # the host's count for Ana, whose hidden colour (red, then yellow) the host cannot see
-        assert table.post(table.host, {"type": "end"}).status_code == 200
-        counted = table.host.client.post(
-            f"/api/tables/{table.id}/actions", json={"type": "meadows", "seat": 0, "meadows": []}, headers=table.host.headers
-        )
-        answers[hidden] = answers[hidden], counted.status_code
-        assert counted.status_code == 200, counted.text
-        table.check_everyone()
-    assert answers == {"blue": (200, 200), "red": (200, 200)}
+            table.check_everyone()
+    assert answers == {"blue": 200, "red": 200}

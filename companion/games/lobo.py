@@ -389,17 +389,18 @@ class Lobo(Game):
         the count reveals the colour, checked as any reveal is, so colours are distinct by the
         end (RULES) and a slip in a recorded one is caught while it can be mended.
 
-        A hidden colour is checked against the revealed ones only when its own seat reveals
-        it or counts: the host entering either for a seat would learn from a refusal the
-        colour it hides. The host's reveal or count shows the colour to everyone instead,
-        and a clash with it (color_clashes) to everyone too, mended by recording the colour
-        again. Actions stored before a check replay as they were (reapply)."""
+        During play a hidden colour is checked against the revealed ones only when its own
+        seat reveals it: the host revealing for a seat would learn from a refusal the colour
+        it hides. The host's reveal shows the colour to everyone instead, and a clash with
+        it (color_clashes) to everyone too, mended by recording the colour again. A count
+        is checked whoever enters it: it comes after the end, when no tile is placed any
+        more and each player counts with their tile face up, and it must not end the game
+        on a clash. Actions stored before a check replay as they were (reapply)."""
         new_state = super().apply(state, seat, action, entered_by_seat)
         holder = state["seats"][seat]
         if action["type"] == "meadows" and holder["color"] is None:
             raise RuleError("no_color", N_("Record the colour you drew first: you count the meadows of your colour."))
-        # a revealed colour is public: whoever enters may be told it clashes
-        if action["type"] in ("reveal", "meadows") and (entered_by_seat or holder["revealed"]):
+        if action["type"] == "meadows" or (action["type"] == "reveal" and entered_by_seat):
             _refuse_revealed_elsewhere(state, seat, holder["color"])
         return new_state
 

@@ -172,23 +172,37 @@ def test_rule_4_the_host_recording_for_a_seat_learns_nothing_of_its_hidden_colou
     assert refused(state, 0, CHOOSE("yellow"), "already_revealed") == "Your colour is revealed: it cannot change any more."
 
 
-def test_rule_4_the_host_revealing_or_counting_for_a_seat_is_answered_alike_whatever_its_hidden_colour():
-    """Found by a tester: the host's reveal (or count) for Bruno was refused, naming Caio's
-    revealed colour, exactly when Bruno's hidden one was the same: a probe of his secret
-    that nobody else saw. Entered by another phone, it is taken whatever the colour, shows
+def test_rule_4_the_hosts_reveal_for_a_seat_is_answered_alike_whatever_its_hidden_colour():
+    """Found by a tester: the host's reveal for Bruno was refused, naming Caio's revealed
+    colour, exactly when Bruno's hidden one was the same: a probe of his secret that nobody
+    else saw. Entered by another phone during play, it is taken whatever the colour, shows
     it to everyone, and a clash to everyone too."""
     for hidden in COLORS:
         state = play(drawn_game(), (1, CHOOSE(hidden)), (2, CHOOSE("blue")), (2, REVEAL))
         revealed = GAME.apply(state, 1, REVEAL, entered_by_seat=False)
-        counted = GAME.apply(play(state, (0, END)), 1, meadows(meadow(4)), entered_by_seat=False)
-        for after in (revealed, counted):
-            assert seen_by(after, None)[1] == hidden  # shown to everyone, as a reveal is
-            clash = [2] if hidden == "blue" else []
-            for viewer in (0, 1, 2, None):
-                assert GAME.public_state(after, viewer)["seats"][1]["color_clashes"] == clash
+        assert seen_by(revealed, None)[1] == hidden  # shown to everyone, as a reveal is
+        for viewer in (0, 1, 2, None):
+            assert GAME.public_state(revealed, viewer)["seats"][1]["color_clashes"] == ([2] if hidden == "blue" else [])
     # the seat's own reveal is still refused: it tells Bruno nothing he does not know
     clashing = play(drawn_game(), (1, CHOOSE("blue")), (2, CHOOSE("blue")), (2, REVEAL))
     assert refused(clashing, 1, REVEAL, "color_taken").startswith("Caio revealed blue")
+
+
+def test_rule_4_colours_are_distinct_the_game_never_ends_on_a_clash_whoever_enters_the_count():
+    """From review: had the host's count for a hidden seat gone unchecked, the last count
+    could end the game with two players of one colour, past mending. A count comes after
+    the end, tile face up: it is checked whoever enters it."""
+    state = play(drawn_game(), (0, CHOOSE("red")), (1, CHOOSE("blue")), (2, CHOOSE("blue")), (1, END))
+    state = play(state, (1, meadows(meadow(5))), (0, meadows()))
+    for entered_by_seat in (True, False):
+        with pytest.raises(Exception) as refusal:
+            GAME.apply(state, 2, meadows(meadow(9)), entered_by_seat=entered_by_seat)
+        assert refusal.value.code == "color_taken"
+    state = play(state, (2, CHOOSE("yellow")), (2, meadows(meadow(9))))
+    assert GAME.is_finished(state)
+    assert [(seat["color"], seat["color_clashes"]) for seat in GAME.public_state(state, None)["seats"]] == [
+        ("red", []), ("blue", []), ("yellow", [])
+    ]
 
 
 def test_rule_4_colours_are_distinct_two_revealed_tiles_of_one_colour_are_recorded_again():

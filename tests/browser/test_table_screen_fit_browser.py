@@ -269,7 +269,7 @@ LAST_SENTENCE_SHOWN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("slug, phase", [("qwixx", "finished"), ("twenty-one", "late"), ("qwixx", "late")])
+@pytest.mark.parametrize("slug, phase", [("qwixx", "finished"), ("twenty-one", "late"), ("qwixx", "late"), ("lobo", "late")])
 @pytest.mark.parametrize("size", [HD, TV])
 def test_the_table_screen_shows_the_last_actions_sentence_to_its_end(live_server, new_phone, slug, phase, size):
     """helper QA: the one-line last action ended in "…", often right where it said why the

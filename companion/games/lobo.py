@@ -386,8 +386,9 @@ class Lobo(Game):
     ) -> dict[str, Any]:
         """A new action, as every game's; and a final count only with a colour of one's own.
         A player counts the meadows of their colour in the open, their shepherd tile shown:
-        the count reveals the colour, checked as any reveal is, so colours are distinct by the
-        end (RULES) and a slip in a recorded one is caught while it can be mended.
+        the count reveals the colour, checked against the revealed ones, so colours are
+        distinct by the end (RULES) and a slip in a recorded one is caught while it can be
+        mended.
 
         During play a hidden colour is checked against the revealed ones only when its own
         seat reveals it: the host revealing for a seat would learn from a refusal the colour

@@ -467,13 +467,13 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         _refuse_closed(table)
         seat = _acting_seat(table, viewer, named_seat, action)
         _check_tap_is_current(db, table, seat, action, expected_version)
+        # a host playing their own seat on their own phone is a player like the others
+        entered_by_host = viewer.host and seat != viewer.seat
         try:
-            state = table.game.apply(table.state, seat, action, entered_by_seat=viewer.seat == seat)
+            state = table.game.apply(table.state, seat, action, entered_by_seat=not entered_by_host)
         except RuleError as error:
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
-        # a host playing their own seat on their own phone is a player like the others
-        entered_by_host = viewer.host and seat != viewer.seat
         store.append_event(db, table_id, version, seat, entered_by_host, action)
         outcome = table.game.describe_outcome(table.state, state, seat, action)
         _save(db, table, state, version, viewer)

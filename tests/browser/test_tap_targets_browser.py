@@ -5,6 +5,8 @@ aimed at: the rules' prose is left out."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import requests
 
@@ -32,6 +34,9 @@ def test_every_control_is_a_thumb_high_on_the_main_pages(live_server, new_phone,
     phone.locator("input.name").nth(0).fill("Ana")
     phone.locator("input.name").nth(1).fill("Bartholomew Longname")
     phone.get_by_role("button", name="Start the table").tap()
+    # the join codes' page loaded, its stylesheet too: its markup alone can be there earlier,
+    # and measured unstyled (one run in CI-like conditions found every control 17 px tall)
+    phone.wait_for_url(re.compile(r"/t/\w+/join$"), wait_until="load")
     phone.locator(".join-codes").wait_for()
     small["join codes"] = phone.evaluate(SMALL_TARGETS)
     table = BUILDERS["pickomino"](live_server.url, 3, "finished")

@@ -45,6 +45,7 @@ GAMES = {
     "heckmeck-barbecue": ["Ana", "Bruno", "Caio", "Dora"],
     "lobo": ["Ana", "Bruno", "Caio", "Dora"],
     "twenty-one": ["Ana", "Bruno", "Caio", "Dora"],
+    "qwixx": ["Ana", "Bruno", "Caio", "Dora"],
 }
 TARGET_BYTES = 60 * 1024
 

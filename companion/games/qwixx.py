@@ -182,8 +182,10 @@ class Qwixx(Game):
         return list(state["waiting_for"]) if state["step"] == "white" else [state["active"]]
 
     def seat_for_host(self, state: dict[str, Any], action: Any) -> int | None:
-        """In step 1 several seats choose: the host names one, unless only one is left."""
-        if state["step"] == "white" and not self.is_finished(state):
+        """Whose move it is, as the API contract says: the active seat, also in step 1 while
+        it has still to choose; once it has, the host names one of the others still
+        choosing, unless only one is left (a guess would cross on someone else's sheet)."""
+        if state["step"] == "white" and not self.is_finished(state) and state["active"] not in state["waiting_for"]:
             return state["waiting_for"][0] if len(state["waiting_for"]) == 1 else None
         return self.current_seat(state)
 

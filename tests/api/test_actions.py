@@ -377,6 +377,22 @@ def test_the_host_names_the_seat_while_several_twenty_one_players_are_still_writ
     assert [entry["seat"] for entry in api.log(table)] == [0, 0, 2, 1]
 
 
+def test_the_host_acts_as_the_active_qwixx_player_in_step_1_until_they_chose_then_names_the_seat(api):
+    """shared/API.md: without "seat" the host acts as the seat whose move it is; in Qwixx's
+    step 1 that is the active player while they have still to choose (as in Twenty One).
+    Once they chose, with two others still choosing, the host names one."""
+    table = api.create(("Ana", "Bruno", "Caio"), game="qwixx")
+    dice = {"white1": 3, "white2": 4, "red": 1, "yellow": 2, "green": 5, "blue": 6}
+    api.accept(table, table.host, {"type": "roll", "dice": dice})
+    api.accept(table, table.host, {"type": "white", "row": "red"})  # Ana's, the active player
+    with api.changes_nothing(table):
+        assert_error(api.act(table, table.host, {"type": "white", "row": "red"}), 422, "seat_required")
+    api.accept(table, table.host, {"type": "white", "row": None, "seat": 2})
+    api.accept(table, table.host, {"type": "white", "row": "yellow"})  # Bruno, the one left
+    assert [entry["seat"] for entry in api.log(table)] == [0, 0, 2, 1]
+    assert api.state(table)["state"]["sheets"][0]["rows"]["red"] == [7]
+
+
 @pytest.mark.parametrize(
     "game, action",
     [

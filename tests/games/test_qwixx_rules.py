@@ -221,10 +221,17 @@ def test_qwixx_ranking_most_points_first_ties_share_the_place():
     assert str(ranking[0]["detail"]) == "red 28, yellow 28, green 0 and blue 0"
 
 
-def test_qwixx_host_acting_without_a_seat_in_step_1_must_name_one_unless_only_one_is_left():
+def test_qwixx_host_acting_without_a_seat_acts_as_the_active_seat_while_it_may_still_choose():
+    """API contract: without a seat the host acts as the seat whose move it is."""
     state = play(new_game(), (0, roll()))
+    assert GAME.seat_for_host(state, white("red")) == 0
+    assert GAME.seat_for_host(play(state, (1, PASS_WHITE)), white("red")) == 0
+
+
+def test_qwixx_host_acting_without_a_seat_in_step_1_must_name_one_once_the_active_seat_chose_unless_only_one_is_left():
+    state = play(new_game(), (0, roll()), (0, PASS_WHITE))
     assert GAME.seat_for_host(state, white("red")) is None
-    state = play(state, (0, PASS_WHITE), (1, PASS_WHITE))
+    state = play(state, (1, PASS_WHITE))
     assert GAME.seat_for_host(state, white("red")) == 2
     assert GAME.seat_for_host(play(state, (2, PASS_WHITE)), PASS_COLOUR) == 0
 

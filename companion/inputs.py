@@ -41,6 +41,18 @@ class InputError(MalformedAction):
 TOO_LARGE = N_("A number in this request is too large: numbers go up to %(max)s.", max=NUMBER_LIMIT)
 
 
+class OutOfRange(InputError):
+    """A well-formed number beyond ±NUMBER_LIMIT: 422, as the API contract has it for a
+    request that is well-formed but out of range."""
+
+    def __init__(self):
+        super().__init__("number_too_large", TOO_LARGE)
+        self.status = 422
+
+
+NOT_A_JSON_NUMBER = N_("NaN and Infinity are not numbers JSON allows: send whole numbers.")
+
+
 # --- a table page's id ----------------------------------------------------------------------
 PAGE_ID_LENGTH = 16  # secrets.token_urlsafe(12)
 _PAGE_ID_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -64,7 +76,7 @@ def whole_number(typed: str | None) -> int | None:
     if not digits.isdecimal():
         return None
     if len(digits) > _LONGEST_NUMBER or abs(int(text)) > NUMBER_LIMIT:
-        raise InputError("number_too_large", TOO_LARGE)
+        raise OutOfRange()
     return int(text)
 
 
@@ -102,19 +114,19 @@ def typed_value(typed: str) -> int | str:
 
 def _json_int(text: str) -> int:
     if len(text.lstrip("-")) > _LONGEST_NUMBER or abs(int(text)) > NUMBER_LIMIT:
-        raise InputError("number_too_large", TOO_LARGE)
+        raise OutOfRange()
     return int(text)
 
 
 def _json_float(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value) or abs(value) > NUMBER_LIMIT:
-        raise InputError("number_too_large", TOO_LARGE)
+    if not math.isfinite(value) or abs(value) > NUMBER_LIMIT:  # 1e999 is read as infinity
+        raise OutOfRange()
     return value
 
 
 def _json_constant(name: str) -> float:
-    raise InputError("number_too_large", TOO_LARGE)  # NaN, Infinity, -Infinity
+    raise InputError("malformed_json", NOT_A_JSON_NUMBER)  # NaN, Infinity, -Infinity: not JSON
 
 
 NOT_JSON = N_("The request body must be a JSON object.")

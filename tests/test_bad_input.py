@@ -165,8 +165,23 @@ def test_bad_input_a_huge_integer_is_refused_with_a_sentence(world, number):
         content_type="application/json",
         headers=world.bearer(table["host_token"]),
     )
-    assert response.status_code == 400
+    assert response.status_code == 422  # shared/API.md: well-formed but out of range
     assert response.get_json() == {"code": "number_too_large", "error": "A number in this request is too large: numbers go up to 1,000,000,000."}
+    assert world.snapshot() == before
+
+
+@pytest.mark.parametrize("constant", [b"NaN", b"Infinity", b"-Infinity"])
+def test_bad_input_nan_and_infinity_are_not_json_numbers_and_are_refused_as_such(world, constant):
+    table = world.tables["pickomino"]
+    before = world.snapshot()
+    response = world.api.post(
+        f"/api/tables/{table['id']}/actions",
+        data=b'{"type": "set_aside", "face": "worm", "count": ' + constant + b"}",
+        content_type="application/json",
+        headers=world.bearer(table["host_token"]),
+    )
+    assert response.status_code == 400
+    assert response.get_json() == {"code": "malformed_json", "error": "NaN and Infinity are not numbers JSON allows: send whole numbers."}
     assert world.snapshot() == before
 
 

@@ -259,6 +259,13 @@ def push_handler():
             self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             super().handle()
 
+        def start_response(self, status, headers, exc_info=None):
+            if self.environ.get(BODY_LEFT_UNREAD):
+                # said in the answer (HTTP/1.1), so the phone does not send its next request
+                # on a connection about to close (run_application closes it)
+                headers = [*headers, ("Connection", "close")]
+            return super().start_response(status, headers, exc_info)
+
         def run_application(self) -> None:
             super().run_application()
             if self.environ.get(BODY_LEFT_UNREAD):

@@ -196,6 +196,20 @@ def test_a_body_declared_far_too_large_is_refused_without_waiting_for_it(served)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
 
 
+def test_a_refused_body_left_unread_is_answered_with_connection_close(served):
+    """The server closes the connection rather than read the rest: its answer says so, so
+    the phone opens a new one for its next request instead of finding this one reset."""
+    head = (
+        b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % OVER_THE_LIMIT  # kept alive: the server must close it
+    )
+    answer = raw_exchange(served, head, [b"x" * 1024])
+    headers = answer.partition(b"\r\n\r\n")[0]
+    assert headers.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert b"\r\nConnection: close\r\n" in headers, headers
+    assert requests.get(served.url + "/healthz", timeout=HTTP_TIMEOUT).status_code == 204
+
+
 def test_a_chunked_body_far_too_large_is_cut_off_by_the_server(served):
     before = served.snapshot()
     head = (
@@ -226,6 +240,7 @@ def test_a_garbled_chunked_body_is_a_bad_request_with_its_sentence(served, path,
     )
     answer = raw_exchange(served, head, [chunks])
     assert answer.startswith(b"HTTP/1.1 400"), answer[:300]
+    assert b"\r\nConnection: close\r\n" in answer.partition(b"\r\n\r\n")[0], answer[:300]
     if path.startswith("/api/"):
         assert b'{"code":"bad_request","error":"The request could not be understood."}' in answer, answer
     elif method == b"POST":

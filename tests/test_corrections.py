@@ -14,7 +14,7 @@ import pytest
 from companion.server import snapshots
 from companion.tables import service, store
 from companion.tables.db import connect
-from played import bearer, create, joined
+from played import assert_error, bearer, create, joined
 from databases import on_both_databases
 
 # Going back, redoing, and the store's log queries under them, on SQLite and on PostgreSQL alike.
@@ -362,6 +362,69 @@ def test_rule_6_a_tap_for_the_wrong_player_is_left_out_and_the_rest_is_redone(cl
     assert everything["redo"] == {"redone": 1, "stopped": None}
     seats = everything["state"]["seats"]
     assert [(seat["left"], seat["bonus"]) for seat in seats] == [(None, 0), (1, 6), (2, 3)]
+
+
+def lobo_table(client):
+    return create(client, "lobo", ("Ana", "Bruno", "Caio", "Dora"), {"deal_colors": True})
+
+
+def leaves(table) -> list[tuple]:
+    return [(seat["left"], seat["bonus"]) for seat in table["state"]["seats"]]
+
+
+def test_rule_6_a_player_who_took_back_their_own_action_may_redo_it_at_once(client):
+    table = lobo_table(client)
+    assert act(client, table, table.seats[2], {"type": "abandon"}).status_code == 200
+    assert undo(client, table, table.seats[2]).status_code == 200
+    redone = redo(client, table, table.seats[2]).get_json()
+    assert redone["redo"] == {"redone": 1, "stopped": None}
+    assert leaves(redone)[2] == (1, 6)
+
+
+def test_rule_6_an_action_its_player_took_back_is_no_longer_offered_once_the_table_moved_on(client):
+    """Lobo: Caio leaves, takes it back, and Dora leaves: Caio's phone offers no "Redo:
+    Caio left" for the rest of the game (one tap on it would make him leave), and the
+    host's going back later never redoes it either: "redo all" brings back what the host
+    undid, Bruno's and Dora's leaves, not Caio's."""
+    table = lobo_table(client)
+    assert act(client, table, table.seats[1], {"type": "abandon"}).status_code == 200
+    assert act(client, table, table.seats[2], {"type": "abandon"}).status_code == 200
+    assert undo(client, table, table.seats[2]).status_code == 200
+    assert act(client, table, table.seats[3], {"type": "abandon"}).status_code == 200
+    assert_error(redo(client, table, table.seats[2]), 409, "nothing_to_redo")
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 2, "stopped": None}
+    assert leaves(everything) == [(None, 0), (1, 6), (None, 0), (2, 3)]
+    assert_error(redo(client, table, table.host), 409, "nothing_to_redo")
+
+
+def test_rule_6_the_hosts_going_back_right_after_a_player_took_back_an_action_does_not_redo_it(client):
+    table = lobo_table(client)
+    assert act(client, table, table.seats[1], {"type": "abandon"}).status_code == 200
+    assert act(client, table, table.seats[2], {"type": "abandon"}).status_code == 200
+    assert undo(client, table, table.seats[2]).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 1, "stopped": None}
+    assert leaves(everything) == [(None, 0), (1, 6), (None, 0), (None, 0)]
+
+
+def test_rule_6_where_players_write_at_once_a_cross_taken_back_is_not_redone_once_another_wrote(client):
+    """Twenty One: Bruno takes back his cross and Caio writes: Bruno writes again himself;
+    the host going back to the roll redoes Ana's entry and Caio's cross, not Bruno's."""
+    ones = dict.fromkeys(("white", "black", "red", "blue", "yellow", "green"), 1)
+    table = create(client, "twenty-one", ("Ana", "Bruno", "Caio"))
+    assert act(client, table, table.host, {"type": "roll", "dice": ones}).status_code == 200
+    assert act(client, table, table.seats[0], {"type": "enter", "colors": ["white"]}).status_code == 200
+    assert act(client, table, table.seats[1], {"type": "cross"}).status_code == 200
+    assert undo(client, table, table.seats[1]).status_code == 200
+    assert act(client, table, table.seats[2], {"type": "cross"}).status_code == 200
+    assert_error(redo(client, table, table.seats[1]), 409, "nothing_to_redo")
+    assert undo(client, table, table.host, **{"from": 2}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 2, "stopped": None}
+    assert everything["state"]["waiting_for"] == [1]
 
 
 def test_rule_6_only_the_host_or_the_player_leaves_out_their_undone_action(client, stray_tap):

@@ -150,6 +150,12 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE events ADD COLUMN skipped_version INTEGER;
     """,
+    # The seat that took back its own last action (an undo by its player, not the host's
+    # going back; NULL for those and for undos made before): it stays in the redo offer
+    # only until the table moves on without it (store.redoable).
+    """
+    ALTER TABLE events ADD COLUMN undone_by_seat INTEGER;
+    """,
 ]
 
 

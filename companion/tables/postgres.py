@@ -147,6 +147,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE events ADD COLUMN skipped_version INTEGER;
     """,
+    # SQLite's migration 10: the seat that took back its own action
+    """
+    ALTER TABLE events ADD COLUMN undone_by_seat INTEGER;
+    """,
 ]
 
 

@@ -547,7 +547,8 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
                 N_("Only %(name)s or the host can undo the last action.", name=table.names[last["seat"]]),
             )
         version = table.version + 1
-        store.mark_undone_from(db, table_id, target["seq"], version)
+        # a player's undo takes back their own last action; the host's goes back (store.redoable)
+        store.mark_undone_from(db, table_id, target["seq"], version, None if viewer.host else viewer.seat)
         _save(db, table, replay(db, table.game, table.row, table.names, version), version, viewer)
     db.snapshots.put((table_id, table.version), table.state)
     return table

@@ -209,7 +209,7 @@ def moves(db, table_id: str, as_of: int | None = None) -> list[tuple[int, int, d
     return [(seq, seat, json.loads(action)) for seq, seat, action in rows]
 
 
-EVENT_COLUMNS = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version"
+EVENT_COLUMNS = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version, undone_by_seat"
 
 
 def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]:
@@ -237,9 +237,10 @@ def events_as_of(db, table_id: str, version: int) -> list[dict[str, Any]]:
     rows = db.execute(
         f"SELECT seq, seat, by_host, action, CASE WHEN {not_yet} THEN 0 ELSE undone END, at,"
         f" CASE WHEN {not_yet} THEN NULL ELSE undone_at END, CASE WHEN {not_yet} THEN NULL ELSE undone_version END,"
-        " redo_of, CASE WHEN skipped_version > ? THEN NULL ELSE skipped_version END"
+        " redo_of, CASE WHEN skipped_version > ? THEN NULL ELSE skipped_version END,"
+        f" CASE WHEN {not_yet} THEN NULL ELSE undone_by_seat END"
         " FROM events WHERE table_id = ? AND seq <= ? ORDER BY seq",
-        [version, version, version, version, table_id, version],
+        [version, version, version, version, version, table_id, version],
     )
     return _event_dicts(rows)
 
@@ -257,8 +258,9 @@ def _event_dicts(rows) -> list[dict[str, Any]]:
             "undone_version": undone_version,
             "redo_of": redo_of,
             "skipped_version": skipped_version,
+            "undone_by_seat": undone_by_seat,
         }
-        for seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version in rows
+        for seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version, undone_by_seat in rows
     ]
 
 
@@ -281,6 +283,11 @@ def redoable(
       the next round, `game.starts_round`); an action that starts a round ends the one in
       front, whose undone actions left go, and takes the place of the undone start.
 
+    An action its own player took back (their undo, not the host's) stays on offer, for them
+    to redo at once, only until the table moves on without it: the host going back, or,
+    where seats act at once, another action entered anew (in a game of turns nobody else
+    can act in between, and the turn's own correction above applies).
+
     With `as_of`, what could be redone at that table version; `log`: the log as of then, if
     the caller read it already."""
     if log is None:
@@ -297,6 +304,7 @@ def redoable(
         key=lambda happening: happening[0],
     )
     pending: list[dict[str, Any]] = []
+    taken_back: set[int] = set()  # the seqs in `pending` their own player took back
     correcting = None  # in a game of turns: the seat whose turn is being entered again
     for version, kind, touched in happenings:
         if kind == "skipped":  # nothing entered: a corrected turn goes on
@@ -305,7 +313,12 @@ def redoable(
         if kind == "undone":
             if correcting is not None and seat_in_turn_at(version - 1) != correcting:
                 pending = _without_front_of(pending, correcting)  # that turn was over
-            pending = [by_seq[event["redo_of"] or event["seq"]] for event in touched] + pending
+            front = [by_seq[event["redo_of"] or event["seq"]] for event in touched]
+            if touched[0]["undone_by_seat"] is None:  # the host going back
+                pending = [undone for undone in pending if undone["seq"] not in taken_back]
+            else:
+                taken_back.update(undone["seq"] for undone in front)
+            pending = front + pending
             correcting = None
             continue
         event = touched[0]
@@ -325,6 +338,7 @@ def redoable(
                 pending = pending[1:]
         else:
             pending = _corrected_at_once(pending, event, game)
+            pending = [undone for undone in pending if undone["seq"] not in taken_back]  # moved on without it
     if correcting is not None and seat_in_turn_at(as_of) != correcting:
         pending = _without_front_of(pending, correcting)
     return pending
@@ -398,11 +412,13 @@ def append_event(
     )
 
 
-def mark_undone_from(db, table_id: str, seq: int, version: int) -> int:
-    """Undo the event `seq` and every later one still in effect, at table `version`; how many."""
+def mark_undone_from(db, table_id: str, seq: int, version: int, by_seat: int | None = None) -> int:
+    """Undo the event `seq` and every later one still in effect, at table `version`; how many.
+    `by_seat`: the seat taking back its own last action (None: the host going back)."""
     cursor = db.execute(
-        "UPDATE events SET undone = 1, undone_at = ?, undone_version = ? WHERE table_id = ? AND seq >= ? AND undone = 0",
-        [now(), version, table_id, seq],
+        "UPDATE events SET undone = 1, undone_at = ?, undone_version = ?, undone_by_seat = ?"
+        " WHERE table_id = ? AND seq >= ? AND undone = 0",
+        [now(), version, by_seat, table_id, seq],
     )
     return cursor.rowcount
 

@@ -178,6 +178,9 @@ def table_schemas() -> dict[str, Any]:
                             "skipped_version": nullable(
                                 {"type": "integer", "minimum": 1, "description": "An undone line chosen not to be redone: the version that did."}
                             ),
+                            "undone_by_seat": nullable(
+                                {"type": "integer", "minimum": 0, "description": "The seat whose player took back their own action (null: the host undid it)."}
+                            ),
                             "text": TEXT,
                         },
                         required=["seq", "seat", "action", "undone", "at"],

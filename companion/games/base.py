@@ -81,6 +81,9 @@ class Game:
     # dice games); otherwise several seats act at once (store.redoable: what a correction
     # entered after going back replaces).
     one_seat_at_a_time: bool = False
+    # The table page's offer to let the phone alert its player when they must act (must_act),
+    # said as the game says it.
+    alerts_offer: Text = N_("Tap here once so this phone can alert you when it is your turn")
 
     # --- options -------------------------------------------------------------------
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -68,7 +68,8 @@ def test_two_phones_one_reveals_the_other_sees_it(new_phone, live_server, shots_
     bruno.screenshot(path=str(shots_dir / "lobo-bruno-sees-reveal.png"), full_page=True)
 
     # Bruno leaves with the first bonus; Ana's phone shows it
-    bruno.get_by_role("button", name="I leave the game (bonus 6)").tap()
+    bruno.locator("details.lobo-leave summary").tap()  # asks once more
+    bruno.get_by_role("button", name="Yes, I leave the game").tap()
     expect(seat_row(ana, 1)).to_contain_text("Left the game as number 1: bonus 6")
 
     # Ana says all tiles are placed; both enter their meadows in the form

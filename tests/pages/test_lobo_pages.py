@@ -177,6 +177,29 @@ def test_rule_4_no_turns_a_tap_is_not_refused_because_someone_else_acted(app, cl
     assert client.get(f"/api/tables/{table['id']}").get_json()["state"]["seats"][1]["left"] == 1
 
 
+def test_rule_4_leaving_asks_once_more_the_first_tap_only_opens_the_question(app, client):
+    """Leaving cannot be taken back once anyone else acts: the button that says it sits
+    inside a confirmation, as the end of the game's does, and says whose leave it is."""
+    table = lobo_table(client)
+    page = phone_of(app, table, 1).get(f"/t/{table['id']}").text
+    leave = re.search(r'<details class="confirm lobo-leave">(.*?)</details>', page, re.S).group(1)
+    assert re.search(r"<summary[^>]*>I leave the game \(bonus 6\)</summary>", leave)
+    assert """<button class="btn danger big" name="action" value='{"type": "abandon"}'>Yes, I leave the game</button>""" in leave
+    form_page = client.get("/").text  # the host's phone, entering for Bruno
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', form_page).group(1)
+    started = client.post("/tables", data={"csrf_token": csrf, "game": "lobo", "player": ["Ana", "Bruno"], "lobo.deal_colors": "on"})
+    host_page = client.get(f"/t/{started.headers['Location'].split('/')[2]}?as=1").text
+    assert "Bruno leaves the game (bonus 6)</summary>" in host_page
+    assert "Yes, Bruno leaves the game</button>" in host_page
+
+
+def test_rule_4_the_phone_offers_to_alert_its_player_for_the_count_lobo_having_no_turns(app, client):
+    table = lobo_table(client)
+    page = phone_of(app, table, 1).get(f"/t/{table['id']}").text
+    offer = re.search(r"data-alerts-offer hidden>([^<]+)</button>", page).group(1)
+    assert offer == "Tap here once so this phone can alert you when it is time to count your meadows"
+
+
 def test_rule_4_a_leaving_tap_is_refused_when_the_bonus_it_showed_has_changed(app, client):
     table = lobo_table(client)
     bruno = phone_of(app, table, 1)

@@ -292,7 +292,7 @@ def test_rule_6_a_corrected_roll_and_the_writes_on_it_as_the_phones_sent_them_ar
     """Found at a real table (Twenty One): the phones send with every entry the roll and row
     their page showed, so that a tap from an older page is refused. After the host went back
     to a wrong roll and entered it right, every entry of that round was refused on redo
-    ("The dice were re-rolled after your page showed them"), so each player had to write
+    ("The dice changed after your page showed them"), so each player had to write
     again by hand. A redo enters them on the roll now; what no longer fits is refused."""
     wrong = {"white": 1, "black": 2, "red": 6, "blue": 4, "yellow": 5, "green": 3}
     right = {**wrong, "red": 5}
@@ -425,6 +425,35 @@ def test_rule_6_where_players_write_at_once_a_cross_taken_back_is_not_redone_onc
     everything = redo(client, table, table.host, all=True).get_json()
     assert everything["redo"] == {"redone": 2, "stopped": None}
     assert everything["state"]["waiting_for"] == [1]
+
+
+def test_rule_6_a_redo_out_of_turn_says_whose_line_cannot_come_yet_not_you(client):
+    """Twenty One: Bruno's cross is left out, so round 1 is not over and his roll of round 2
+    cannot be redone yet. The rules' own sentence ("Ana rolls the dice this round, not
+    you") would speak to the host redoing it as if they were Bruno."""
+    ones = dict.fromkeys(("white", "black", "red", "blue", "yellow", "green"), 1)
+    table = create(client, "twenty-one", ("Ana", "Bruno"))
+    assert act(client, table, table.seats[0], {"type": "roll", "dice": ones}).status_code == 200
+    assert act(client, table, table.seats[0], {"type": "cross"}).status_code == 200
+    assert act(client, table, table.seats[1], {"type": "cross"}).status_code == 200
+    assert act(client, table, table.seats[1], {"type": "roll", "dice": ones}).status_code == 200
+    assert undo(client, table, table.host, **{"from": 3}).status_code == 200
+    assert redo(client, table, table.host, skip=True).status_code == 200
+    refused = redo(client, table, table.host)
+    assert_error(refused, 403, "not_your_turn")
+    assert refused.get_json()["error"] == (
+        "“Bruno rolled white 1, black 1, red 1, blue 1, yellow 1 and green 1.” cannot be redone now: it is not Bruno's turn."
+    )
+
+
+def test_rule_6_an_undo_or_redo_from_a_page_shown_before_a_change_says_nothing_was_undone_or_redone(client, played):
+    version = state(client, played)["version"]
+    assert act(client, played, played.seats[0], {"type": "set_aside", "face": W, "count": 1}).status_code == 200
+    for refused in (undo(client, played, played.host, expected_version=version), redo(client, played, played.host, expected_version=version)):
+        assert_error(refused, 409, "stale_version")
+        assert refused.get_json()["error"] == (
+            "The table has moved on since your page was loaded: nothing was undone or redone. This is the table as it is now."
+        )
 
 
 def test_rule_6_only_the_host_or_the_player_leaves_out_their_undone_action(client, stray_tap):

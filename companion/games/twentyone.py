@@ -614,7 +614,7 @@ class TwentyOne(Game):
         if seen_roll is not None and parse_dice(seen_roll) != state["roll"]:
             raise RuleError(
                 "roll_changed",
-                N_("The dice were re-rolled after your page showed them: nothing was written. Look at the new roll."),
+                N_("The dice changed after your page showed them: nothing was written. Look at the roll as it is now."),
                 status=409,
             )
         return sheet["rows"][sheet["row"]]

@@ -401,6 +401,9 @@ def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int
 
 # --- writing ------------------------------------------------------------------------
 STALE_PAGE = N_("The table has moved on since your page was loaded: nothing was entered. This is the table as it is now.")
+STALE_CORRECTION = N_(
+    "The table has moved on since your page was loaded: nothing was undone or redone. This is the table as it is now."
+)
 
 
 def _seen_version(expected_version: Any) -> int | None:
@@ -410,10 +413,10 @@ def _seen_version(expected_version: Any) -> int | None:
 
 
 def _check_expected_version(table: Table, expected_version: Any) -> None:
-    """Any change since `expected_version` makes the request stale (an undo)."""
+    """Any change since `expected_version` makes an undo, a redo or a skip stale."""
     seen = _seen_version(expected_version)
     if seen is not None and seen != table.version:
-        raise ServiceError(409, "stale_version", STALE_PAGE)
+        raise ServiceError(409, "stale_version", STALE_CORRECTION)
 
 
 def _check_tap_is_current(db, table: Table, seat: int, action: dict[str, Any], expected_version: Any) -> None:
@@ -590,7 +593,11 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
     except RuleError as error:
         # the rules speak to the player who acted; whoever redoes it is told whose line it was
         line = table.game.describe_action(table.state, event["seat"], event["action"])
-        reason = N_("“%(name)s %(line)s” cannot be redone: %(reason)s", name=table.names[event["seat"]], line=line, reason=error.text)
+        name = table.names[event["seat"]]
+        if error.code == "not_your_turn":  # the rules' "not you" would mean whoever redoes it
+            reason = N_("“%(name)s %(line)s” cannot be redone now: it is not %(name)s's turn.", name=name, line=line)
+            raise ServiceError(error.status, error.code, reason) from None
+        reason = N_("“%(name)s %(line)s” cannot be redone: %(reason)s", name=name, line=line, reason=error.text)
         raise ServiceError(error.status, error.code, reason) from None
 
 

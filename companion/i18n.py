@@ -137,13 +137,17 @@ def _localized(value: Any) -> Any:
     return value
 
 
+MINUS = "\u2212"  # the minus sign the sentences write ("penalties −5"), not a hyphen
+
+
 def whole_number(value: int) -> str:
-    """`value` written the reader's way. From 0 to 999 it is the same in every language
-    here (no group separator, no minus sign), and a table page holds dozens of such
-    numbers: those skip Babel's formatting, a tenth of a page's render."""
+    """`value` written the reader's way, a negative one with the minus sign MINUS. From 0
+    to 999 it is the same in every language here (no group separator, no minus sign), and
+    a table page holds dozens of such numbers: those skip Babel's formatting, a tenth of a
+    page's render."""
     if 0 <= value < 1000:
         return str(value)
-    return format_decimal(value)
+    return format_decimal(value).replace("-", MINUS, 1)
 
 
 def request_translations():

@@ -7,6 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from ..games.text import isolated
+from ..i18n import whole_number
 
 # Distinguishable on the dark and the light theme and in print (ColorBrewer's Dark2 and Set1).
 SERIES_COLOURS = ("#e6a23c", "#3c8de0", "#d9534f", "#2fa36b", "#9b6bd3", "#8c6d46", "#e377c2")
@@ -46,8 +47,8 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
         f"<title>{escape(label)}</title>",
         f'<line x1="{LEFT}" y1="{_number(y(low))}" x2="{WIDTH - RIGHT}" y2="{_number(y(low))}" stroke="#888" stroke-width="1"/>',
         f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{_number(y(low))}" stroke="#888" stroke-width="1"/>',
-        f'<text x="{LEFT - 8}" y="{_number(y(high) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{high}</text>',
-        f'<text x="{LEFT - 8}" y="{_number(y(low) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{low}</text>',
+        f'<text x="{LEFT - 8}" y="{_number(y(high) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{whole_number(high)}</text>',
+        f'<text x="{LEFT - 8}" y="{_number(y(low) + 8)}" text-anchor="end" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{whole_number(low)}</text>',
         f'<text x="{LEFT + plot_width / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{escape(axis)}</text>',
     ]
     for seat, points in enumerate(series):
@@ -63,7 +64,7 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
         parts.append(f'<rect x="{LEFT}" y="{legend_y - 18}" width="28" height="16" rx="3" fill="{colour}"/>')
         parts.append(
             f'<text x="{LEFT + 38}" y="{legend_y}" font-size="{LEGEND_FONT}" fill="{ink}">'
-            f"{escape(isolated(names[seat]))}: {points[-1]}</text>"
+            f"{escape(isolated(names[seat]))}: {whole_number(points[-1])}</text>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -71,7 +71,7 @@ def secret() -> str:
 # --- results -------------------------------------------------------------------------------
 def results_chart(db, table: service.Table, ink: str = "currentColor"):
     series = service.score_series(db, table)
-    final = listing([f"{name} {points[-1]}" for name, points in zip(table.names, series)])
+    final = listing([f"{name} {i18n.whole_number(points[-1])}" for name, points in zip(table.names, series)])
     label = render(N_("Each player's score over the game. At the end: %(scores)s.", scores=final))
     return chart.score_chart(series, table.names, label, render(N_("the game, action by action")), ink)
 
@@ -79,7 +79,7 @@ def results_chart(db, table: service.Table, ink: str = "currentColor"):
 def share_text(view: dict[str, Any], game_title: str, started: str) -> str:
     """The results as a message for the group's chat, in the reader's language."""
     lines = [f"{game_title} · {i18n.moment(started)}"]
-    lines += [f"{entry['place']}. {isolated(entry['name'])}: {entry['score']}" for entry in view["ranking"]]
+    lines += [f"{entry['place']}. {isolated(entry['name'])}: {i18n.whole_number(entry['score'])}" for entry in view["ranking"]]
     lines += list(dict.fromkeys(entry["tiebreak"] for entry in view["ranking"] if entry["tiebreak"]))
     return "\n".join(lines)
 

@@ -107,14 +107,34 @@ def test_issue_7_dates_are_written_as_the_phones_own_region_writes_them(client, 
 @pytest.mark.parametrize("language", ["en", "pt", "fr", "ro"])
 def test_issue_7_small_whole_numbers_are_written_as_babel_writes_them(app, language):
     """whole_number skips Babel for 0..999, where every language here writes plain digits;
-    from 1000 on, and below 0, Babel writes them (1,000 / 1.000 / 1 000, its minus sign)."""
+    from 1000 on, and below 0, Babel writes them (1,000 / 1.000 / 1 000), a negative one
+    with the minus sign the sentences write (U+2212: "penalties −5"), not a hyphen."""
     from flask_babel import format_decimal
 
     from companion.i18n import whole_number
 
     with app.test_request_context(headers={"Accept-Language": language}):
-        for value in [*range(0, 1001), 1234, 1_000_000, -1, -27, -1000]:
+        for value in [*range(0, 1001), 1234, 1_000_000]:
             assert whole_number(value) == format_decimal(value)
+        for value in [-1, -27, -1000]:
+            assert whole_number(value) == "\u2212" + format_decimal(-value)
+
+
+def test_issue_7_a_negative_score_is_written_with_the_minus_sign_its_details_use(client):
+    """Qwixx: Ana passes four times (a penalty each) and Bruno crosses nothing: the results
+    say -20 with the same minus sign as "penalties −20", not a hyphen."""
+    table = client.post("/api/tables", json={"game": "qwixx", "players": ["Ana", "Bruno"]}).get_json()
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    dice = {"white1": 1, "white2": 1, "red": 1, "yellow": 1, "green": 1, "blue": 1}
+    for turn in range(7):
+        seat = turn % 2
+        for action in ({"type": "roll", "dice": dice}, {"type": "white", "row": None, "seat": 0},
+                       {"type": "white", "row": None, "seat": 1}, {"type": "colour", "row": None, "seat": seat}):
+            assert client.post(f"/api/tables/{table['id']}/actions", json=action, headers=host).status_code == 200
+    assert client.get(f"/api/tables/{table['id']}").get_json()["status"] == "finished"
+    page = client.get(f"/t/{table['id']}/results").get_data(as_text=True)
+    assert "\u221220" in page and "penalties \u221220" in page
+    assert not re.search(r"(?<![\w-])-20\b", page)
 
 
 def barbecue_endings():

@@ -279,3 +279,28 @@ def test_the_table_screen_shows_the_last_actions_sentence_to_its_end(live_server
     shown = screen.evaluate(LAST_SENTENCE_SHOWN)
     assert shown["text"] and not shown["outside"], (slug, phase, size, shown)
     assert measured(screen, phase == "finished")["scroll"] == list(size)  # and the screen still fits
+
+
+@pytest.mark.parametrize("slug, phase", MOST)
+def test_the_table_screen_opened_on_a_360_px_phone_stacks_into_one_column_and_nothing_leaves_its_width(
+    live_server, new_phone, shots_dir, slug, phase
+):
+    """helper QA: a player opening the screen's link on their phone (held upright) got the
+    TV's two columns at 360 px: the scores were cut at the edge ("0 point") and the page
+    scrolled sideways with long names. One column then: every name and score whole, inside
+    the width (the phone scrolls down)."""
+    players = GAMES[slug].max_players
+    table = BUILDERS[slug](live_server.url, players, phase)
+    screen = new_phone()  # 360 x 740, a phone
+    screen.goto(f"{live_server.url}/t/{table.id}/screen")
+    expect(screen.locator("#screen")).to_be_visible()
+    found = measured(screen, phase == "finished")
+    width = found["viewport"][0]
+    assert found["scroll"][0] <= width, f"{slug} {phase}: the page is {found['scroll'][0]} px wide"
+    for item in found["names"] + found["scores"]:
+        if item["visible"]:
+            assert item["box"]["left"] >= -1 and item["box"]["right"] <= width + 1, (slug, phase, item["text"], item["box"])
+            assert not item["clipped"] or item in found["names"], (slug, phase, item["text"])
+    columns = screen.eval_on_selector("#screen", "screen => getComputedStyle(screen).gridTemplateColumns.split(' ').length")
+    assert columns == 1, (slug, phase, columns)
+    screen.screenshot(path=str(shots_dir / f"screen-on-a-phone-{slug}-{phase}.png"), full_page=True)

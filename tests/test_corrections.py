@@ -410,6 +410,43 @@ def test_rule_6_the_hosts_going_back_right_after_a_player_took_back_an_action_do
     assert leaves(everything) == [(None, 0), (1, 6), (None, 0), (None, 0)]
 
 
+def test_rule_6_an_action_taken_back_then_redone_is_the_hosts_to_redo_once_the_host_undoes_it(client):
+    """review: Caio takes back his leave and redoes it; the host goes back to Bruno's leave,
+    redoes it, and undoes it again: "redo all" brings back both leaves, Caio's included
+    (it was in effect when the host undid it), and so after Dora leaves in between."""
+    table = lobo_table(client)
+    assert act(client, table, table.seats[1], {"type": "abandon"}).status_code == 200
+    assert act(client, table, table.seats[2], {"type": "abandon"}).status_code == 200
+    assert undo(client, table, table.seats[2]).status_code == 200
+    assert redo(client, table, table.seats[2]).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    assert redo(client, table, table.host).status_code == 200
+    assert undo(client, table, table.host).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 2, "stopped": None}
+    assert leaves(everything) == [(None, 0), (1, 6), (2, 3), (None, 0)]
+    assert undo(client, table, table.host).status_code == 200  # Caio's leave, undone by the host
+    assert act(client, table, table.seats[3], {"type": "abandon"}).status_code == 200
+    assert redo(client, table, table.host).get_json()["redo"] == {"redone": 1, "stopped": None}
+
+
+def test_rule_6_a_host_who_plays_a_seat_takes_back_their_own_action_as_any_player(app, client):
+    """review: the host's phone that holds a seat too undid its own leave as "the host going
+    back", so it stayed on offer with a later bonus after others left."""
+    from companion.tables.db import get_db
+
+    table = lobo_table(client)
+    assert act(client, table, table.seats[0], {"type": "abandon"}).status_code == 200
+    host_playing_ana = service.Viewer(seat=0, host=True)
+    with app.app_context():
+        service.undo(get_db(), table.id, host_playing_ana)
+    assert act(client, table, table.seats[3], {"type": "abandon"}).status_code == 200
+    with app.app_context():
+        db = get_db()
+        assert service.redo_offer(db, service.load(db, table.id), host_playing_ana) == []
+    assert log(client, table)[0]["undone_by_seat"] == 0
+
+
 def test_rule_6_where_players_write_at_once_a_cross_taken_back_is_not_redone_once_another_wrote(client):
     """Twenty One: Bruno takes back his cross and Caio writes: Bruno writes again himself;
     the host going back to the roll redoes Ana's entry and Caio's cross, not Bruno's."""

@@ -550,8 +550,10 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
                 N_("Only %(name)s or the host can undo the last action.", name=table.names[last["seat"]]),
             )
         version = table.version + 1
-        # a player's undo takes back their own last action; the host's goes back (store.redoable)
-        store.mark_undone_from(db, table_id, target["seq"], version, None if viewer.host else viewer.seat)
+        # a player's undo of their own last action takes it back (a host playing that seat
+        # too); anything else is the host going back (store.redoable)
+        taken_back = target["seq"] == last["seq"] and viewer.seat is not None and viewer.seat == last["seat"]
+        store.mark_undone_from(db, table_id, target["seq"], version, viewer.seat if taken_back else None)
         _save(db, table, replay(db, table.game, table.row, table.names, version), version, viewer)
     db.snapshots.put((table_id, table.version), table.state)
     return table

@@ -314,8 +314,9 @@ def redoable(
             if correcting is not None and seat_in_turn_at(version - 1) != correcting:
                 pending = _without_front_of(pending, correcting)  # that turn was over
             front = [by_seq[event["redo_of"] or event["seq"]] for event in touched]
-            if touched[0]["undone_by_seat"] is None:  # the host going back
+            if touched[0]["undone_by_seat"] is None:  # the host going back: what it undid is the host's to redo
                 pending = [undone for undone in pending if undone["seq"] not in taken_back]
+                taken_back.difference_update(undone["seq"] for undone in front)
             else:
                 taken_back.update(undone["seq"] for undone in front)
             pending = front + pending

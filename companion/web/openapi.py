@@ -179,7 +179,7 @@ def table_schemas() -> dict[str, Any]:
                                 {"type": "integer", "minimum": 1, "description": "An undone line chosen not to be redone: the version that did."}
                             ),
                             "undone_by_seat": nullable(
-                                {"type": "integer", "minimum": 0, "description": "The seat whose player took back their own action (null: the host undid it)."}
+                                {"type": "integer", "minimum": 0, "description": "The seat whose player took back their own action (null: in effect, undone by the host, or before this field existed)."}
                             ),
                             "text": TEXT,
                         },

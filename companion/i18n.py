@@ -18,6 +18,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 from flask_babel import format_decimal, get_locale, get_translations
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from .games.text import Text, isolated
@@ -162,14 +163,43 @@ def request_translations():
 
 
 def install_template_gettext(app) -> None:
-    """Templates' _, ngettext and pgettext on the once-per-request catalog."""
-    app.jinja_env.install_gettext_callables(
-        gettext=lambda message: request_translations().ugettext(message),
-        ngettext=lambda singular, plural, n: request_translations().ungettext(singular, plural, n),
-        pgettext=lambda context, message: request_translations().upgettext(context, message),
-        npgettext=lambda context, singular, plural, n: request_translations().unpgettext(context, singular, plural, n),
-        newstyle=True,
-    )
+    """Templates' _, ngettext, pgettext and npgettext: Jinja's newstyle ones (the sentence
+    is always %-formatted, escaped where the template autoescapes) on the once-per-request
+    catalog, with their whole numbers (a plural's count too) written the reader's way, as
+    render writes them: Jinja's own would write them with %s ("-5", "1234")."""
+
+    @pass_context
+    def gettext(context, message, **variables):
+        return _formatted(context, request_translations().ugettext(message), variables)
+
+    @pass_context
+    def ngettext(context, singular, plural, num, **variables):
+        variables.setdefault("num", num)
+        return _formatted(context, request_translations().ungettext(singular, plural, num), variables)
+
+    @pass_context
+    def pgettext(context, message_context, message, **variables):
+        variables.setdefault("context", message_context)
+        return _formatted(context, request_translations().upgettext(message_context, message), variables)
+
+    @pass_context
+    def npgettext(context, message_context, singular, plural, num, **variables):
+        variables.setdefault("context", message_context)
+        variables.setdefault("num", num)
+        return _formatted(context, request_translations().unpgettext(message_context, singular, plural, num), variables)
+
+    # Flask-Babel added Jinja's i18n extension ({% trans %}, and _ resolving to gettext)
+    app.jinja_env.globals.update(gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
+    app.jinja_env.newstyle_gettext = True  # {% trans %} blocks pass their variables by name
+
+
+def _formatted(context, sentence: str, variables: dict[str, Any]) -> str:
+    for name, value in variables.items():
+        if type(value) is int and not 0 <= value < 1000:  # 0 to 999: as %s writes them (whole_number)
+            variables[name] = whole_number(value)
+    if context.eval_ctx.autoescape:
+        sentence = Markup(sentence)
+    return sentence % variables
 
 
 def render(text: Text | str | None) -> str | None:

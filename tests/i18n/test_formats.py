@@ -132,9 +132,12 @@ def test_issue_7_a_negative_score_is_written_with_the_minus_sign_its_details_use
                        {"type": "white", "row": None, "seat": 1}, {"type": "colour", "row": None, "seat": seat}):
             assert client.post(f"/api/tables/{table['id']}/actions", json=action, headers=host).status_code == 200
     assert client.get(f"/api/tables/{table['id']}").get_json()["status"] == "finished"
-    page = client.get(f"/t/{table['id']}/results").get_data(as_text=True)
-    assert "\u221220" in page and "penalties \u221220" in page
-    assert not re.search(r"(?<![\w-])-20\b", page)
+    for path in (f"/t/{table['id']}/results", f"/t/{table['id']}", f"/t/{table['id']}/screen", "/players/Ana"):
+        page = client.get(path).get_data(as_text=True)
+        assert "\u221220" in page, path
+        assert not re.search(r"(?<![\w-])-20\b", page), path
+    assert "\u221220 points" in client.get(f"/t/{table['id']}").get_data(as_text=True)  # a sentence of a template
+    assert "penalties \u221220" in client.get(f"/t/{table['id']}/results").get_data(as_text=True)
 
 
 def barbecue_endings():

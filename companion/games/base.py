@@ -84,6 +84,8 @@ class Game:
     # The table page's offer to let the phone alert its player when they must act (must_act),
     # said as the game says it.
     alerts_offer: Text = N_("Tap here once so this phone can alert you when it is your turn")
+    # What the page's title and a screen reader say when the player must act.
+    must_act_words: Text = N_("Your turn")
 
     # --- options -------------------------------------------------------------------
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -121,7 +121,9 @@ def _json_int(text: str) -> int:
 def _json_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value) or abs(value) > NUMBER_LIMIT:  # 1e999 is read as infinity
-        raise OutOfRange()
+        # every number here is a whole one: a fraction is a wrong type (400), as the rules
+        # say of a smaller one, but this one is refused before its size reaches a sentence
+        raise InputError("number_too_large", TOO_LARGE)
     return value
 
 

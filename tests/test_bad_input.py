@@ -170,6 +170,23 @@ def test_bad_input_a_huge_integer_is_refused_with_a_sentence(world, number):
     assert world.snapshot() == before
 
 
+@pytest.mark.parametrize("number", [b"1e10", b"-2.5e12", b"1e999"])
+def test_bad_input_a_huge_fraction_is_a_wrong_type_refused_before_its_size_is_written(world, number):
+    """Every number of the API is a whole one: a fraction is a wrong type (400, as 1.5 is),
+    refused here before a sentence would have to write its size."""
+    table = world.tables["pickomino"]
+    before = world.snapshot()
+    response = world.api.post(
+        f"/api/tables/{table['id']}/actions",
+        data=b'{"type": "set_aside", "face": "worm", "count": ' + number + b"}",
+        content_type="application/json",
+        headers=world.bearer(table["host_token"]),
+    )
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "number_too_large"
+    assert world.snapshot() == before
+
+
 @pytest.mark.parametrize("constant", [b"NaN", b"Infinity", b"-Infinity"])
 def test_bad_input_nan_and_infinity_are_not_json_numbers_and_are_refused_as_such(world, constant):
     table = world.tables["pickomino"]

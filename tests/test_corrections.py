@@ -491,6 +491,11 @@ def test_rule_6_an_undo_or_redo_from_a_page_shown_before_a_change_says_nothing_w
         assert refused.get_json()["error"] == (
             "The table has moved on since your page was loaded: nothing was undone or redone. This is the table as it is now."
         )
+    skipped = redo(client, played, played.host, expected_version=version, skip=True)
+    assert_error(skipped, 409, "stale_version")
+    assert skipped.get_json()["error"] == (
+        "The table has moved on since your page was loaded: nothing was left out. This is the table as it is now."
+    )
 
 
 def test_rule_6_only_the_host_or_the_player_leaves_out_their_undone_action(client, stray_tap):

@@ -86,6 +86,7 @@ class Game:
     alerts_offer: Text = N_("Tap here once so this phone can alert you when it is your turn")
     # What the page's title and a screen reader say when the player must act.
     must_act_words: Text = N_("Your turn")
+    sound_switch: Text = N_("A sound when it is my turn")
 
     # --- options -------------------------------------------------------------------
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -126,6 +126,7 @@ class Lobo(Game):
     title = N_("Lobo")
     alerts_offer = N_("Tap here once so this phone can alert you when it is time to count your meadows")
     must_act_words = N_("Count your meadows")
+    sound_switch = N_("A sound when it is time to count")
     min_players = 2
     max_players = 4
     watchers_see_the_same_table = False  # each phone shows its own secret colour

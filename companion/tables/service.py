@@ -404,6 +404,7 @@ STALE_PAGE = N_("The table has moved on since your page was loaded: nothing was 
 STALE_CORRECTION = N_(
     "The table has moved on since your page was loaded: nothing was undone or redone. This is the table as it is now."
 )
+STALE_SKIP = N_("The table has moved on since your page was loaded: nothing was left out. This is the table as it is now.")
 
 
 def _seen_version(expected_version: Any) -> int | None:
@@ -412,11 +413,11 @@ def _seen_version(expected_version: Any) -> int | None:
     return expected_version
 
 
-def _check_expected_version(table: Table, expected_version: Any) -> None:
+def _check_expected_version(table: Table, expected_version: Any, stale: Text = STALE_CORRECTION) -> None:
     """Any change since `expected_version` makes an undo, a redo or a skip stale."""
     seen = _seen_version(expected_version)
     if seen is not None and seen != table.version:
-        raise ServiceError(409, "stale_version", STALE_CORRECTION)
+        raise ServiceError(409, "stale_version", stale)
 
 
 def _check_tap_is_current(db, table: Table, seat: int, action: dict[str, Any], expected_version: Any) -> None:
@@ -671,14 +672,16 @@ def _replayed(table: Table, log: list[dict[str, Any]]) -> Iterator[tuple[int, di
 
 
 @contextmanager
-def _redo_offer(db, table_id: str, viewer: Viewer, expected_version: Any) -> Iterator[tuple[Table, list[dict[str, Any]]]]:
+def _redo_offer(
+    db, table_id: str, viewer: Viewer, expected_version: Any, stale: Text = STALE_CORRECTION
+) -> Iterator[tuple[Table, list[dict[str, Any]]]]:
     """Inside the table's write: the table and the undone actions that can be redone (at
     least one), once the checks a redo and a skip share have passed."""
     if viewer.anonymous:
         raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
     with writing(db, table_id):
         table = load(db, table_id)
-        _check_expected_version(table, expected_version)
+        _check_expected_version(table, expected_version, stale)
         _refuse_closed(table)
         _refuse_after_rematch(table)
         pending = redoable(db, table)
@@ -721,7 +724,7 @@ def skip(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> tup
     that was gone back over (an action for the wrong player), or one the rules now refuse,
     no longer stands in front of the rest. It stays in the log, undone; the table moves to
     a new version, its state unchanged. The host, or a player for their own action."""
-    with _redo_offer(db, table_id, viewer, expected_version) as (table, pending):
+    with _redo_offer(db, table_id, viewer, expected_version, STALE_SKIP) as (table, pending):
         event = pending[0]
         if not viewer.host and viewer.seat != event["seat"]:
             raise ServiceError(

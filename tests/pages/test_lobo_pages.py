@@ -200,6 +200,7 @@ def test_rule_4_the_phone_offers_to_alert_its_player_for_the_count_lobo_having_n
     assert offer == "Tap here once so this phone can alert you when it is time to count your meadows"
     assert 'data-turn-title="Count your meadows · Lobo"' in page  # the title when they must act
     assert 'data-turn-said data-text="Count your meadows"' in page  # and what a screen reader is told
+    assert 'data-setting="sound"> A sound when it is time to count</label>' in page
 
 
 def test_rule_4_a_leaving_tap_is_refused_when_the_bonus_it_showed_has_changed(app, client):

@@ -303,4 +303,25 @@ def test_the_table_screen_opened_on_a_360_px_phone_stacks_into_one_column_and_no
             assert not item["clipped"] or item in found["names"], (slug, phase, item["text"])
     columns = screen.eval_on_selector("#screen", "screen => getComputedStyle(screen).gridTemplateColumns.split(' ').length")
     assert columns == 1, (slug, phase, columns)
+    # every player's card (sheet, flock, row or place) one under the other, not side by side
+    lefts = {round(item["box"]["left"]) for item in found["names"] if item["visible"]}
+    assert len(lefts) == 1, (slug, phase, lefts)
+    clamped = screen.eval_on_selector_all("#screen .last-line", "lines => lines.filter(line => line.scrollHeight > line.clientHeight + 1).length")
+    assert clamped == 0, (slug, phase, "the last action's sentence is cut")
     screen.screenshot(path=str(shots_dir / f"screen-on-a-phone-{slug}-{phase}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("slug", ["lobo", "qwixx", "twenty-one"])
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_table_screen_on_a_phone_puts_every_sheet_under_the_other_at_any_player_count(live_server, new_phone, slug, players):
+    """helper QA: at four players Lobo's flocks sat in four columns 85 px wide (the page
+    373 px wide, "0 point"), and Qwixx's and Twenty One's sheets two or three abreast."""
+    players = min(players, GAMES[slug].max_players)
+    table = BUILDERS[slug](live_server.url, players, "late")
+    screen = new_phone()
+    screen.goto(f"{live_server.url}/t/{table.id}/screen")
+    expect(screen.locator("#screen")).to_be_visible()
+    found = measured(screen, False)
+    assert found["scroll"][0] <= found["viewport"][0], (slug, players, found["scroll"])
+    lefts = {round(item["box"]["left"]) for item in found["names"] if item["visible"]}
+    assert len(lefts) == 1, (slug, players, lefts)

@@ -582,6 +582,12 @@
     ["keydown", "click"].forEach(function (kind) { document.addEventListener(kind, tapped, true); });
     offer.addEventListener("click", function () { if (navigator.vibrate) navigator.vibrate(60); });
   }
+  // Once the game is over (or the table closed) nothing will call this phone's player: the
+  // offer, if still untapped, goes.
+  function withdrawOfferAtTheEnd() {
+    const offer = document.querySelector("[data-alerts-offer]");
+    if (offer && document.querySelector("#table[data-over]")) offer.hidden = true;
+  }
 
   // The screen stays awake while a table page is open (Screen Wake Lock), taken again when
   // the page is seen again (the browser lets it go when the page is hidden), unless the
@@ -614,6 +620,7 @@
     offerAlerts();
   });
   document.addEventListener("htmx:afterSettle", checkTurn);
+  document.addEventListener("htmx:afterSettle", withdrawOfferAtTheEnd);
   document.addEventListener("visibilitychange", keepAwake);
 })();
 

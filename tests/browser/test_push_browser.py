@@ -115,6 +115,30 @@ def test_push_a_phone_not_yet_tapped_asks_for_one_tap_and_a_screen_reader_is_tol
     expect(caio.locator("[data-turn-said]")).to_have_text("")
 
 
+def test_push_the_offer_to_alert_goes_when_the_game_ends_untapped(push_server, new_phone):
+    """helper QA: a Qwixx phone never tapped still offered to "alert you when it is your
+    turn" after the game was over. Ana takes her fourth penalty: Bruno's offer goes."""
+    table = requests.post(push_server + "/api/tables", json={"game": "qwixx", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    dice = {"white1": 1, "white2": 1, "red": 1, "yellow": 1, "green": 1, "blue": 1}
+
+    def turn(active: int, last_step: bool = True) -> None:
+        steps = [{"type": "roll", "dice": dice}, {"type": "white", "row": None, "seat": 0}, {"type": "white", "row": None, "seat": 1}]
+        for action in steps + ([{"type": "colour", "row": None, "seat": active}] if last_step else []):
+            assert requests.post(f"{push_server}/api/tables/{table['id']}/actions", json=action, headers=host, timeout=10).ok
+
+    for number in range(6):
+        turn(number % 2)  # Ana takes three penalties, Bruno three
+    turn(0, last_step=False)
+    bruno = join(new_phone, table["seats"][1]["join_url"])
+    offer = bruno.locator("[data-alerts-offer]")
+    expect(offer).to_be_visible()
+    answer = requests.post(f"{push_server}/api/tables/{table['id']}/actions", json={"type": "colour", "row": None, "seat": 0}, headers=host, timeout=10)
+    assert answer.json()["status"] == "finished"
+    expect(bruno.locator("#table[data-over]")).to_be_attached(timeout=SYNC_TIMEOUT_MS)
+    expect(offer).to_be_hidden()
+
+
 def test_push_a_phone_that_cannot_vibrate_asks_for_the_tap_only_if_it_is_to_sound(push_server, new_phone):
     """An iPhone has no vibration: the tap is asked for only where the page would sound
     (review: the sound needs the tap as much)."""

@@ -368,6 +368,15 @@ def lobo_table(client):
     return create(client, "lobo", ("Ana", "Bruno", "Caio", "Dora"), {"deal_colors": True})
 
 
+def caio_took_back_his_leave(client):
+    """Lobo: Bruno left, then Caio, who took his leave back himself (his own undo)."""
+    table = lobo_table(client)
+    assert act(client, table, table.seats[1], {"type": "abandon"}).status_code == 200
+    assert act(client, table, table.seats[2], {"type": "abandon"}).status_code == 200
+    assert undo(client, table, table.seats[2]).status_code == 200
+    return table
+
+
 def leaves(table) -> list[tuple]:
     return [(seat["left"], seat["bonus"]) for seat in table["state"]["seats"]]
 
@@ -386,10 +395,7 @@ def test_rule_6_an_action_its_player_took_back_is_no_longer_offered_once_the_tab
     Caio left" for the rest of the game (one tap on it would make him leave), and the
     host's going back later never redoes it either: "redo all" brings back what the host
     undid, Bruno's and Dora's leaves, not Caio's."""
-    table = lobo_table(client)
-    assert act(client, table, table.seats[1], {"type": "abandon"}).status_code == 200
-    assert act(client, table, table.seats[2], {"type": "abandon"}).status_code == 200
-    assert undo(client, table, table.seats[2]).status_code == 200
+    table = caio_took_back_his_leave(client)
     assert act(client, table, table.seats[3], {"type": "abandon"}).status_code == 200
     assert_error(redo(client, table, table.seats[2]), 409, "nothing_to_redo")
     assert undo(client, table, table.host, **{"from": 1}).status_code == 200
@@ -400,10 +406,7 @@ def test_rule_6_an_action_its_player_took_back_is_no_longer_offered_once_the_tab
 
 
 def test_rule_6_the_hosts_going_back_right_after_a_player_took_back_an_action_does_not_redo_it(client):
-    table = lobo_table(client)
-    assert act(client, table, table.seats[1], {"type": "abandon"}).status_code == 200
-    assert act(client, table, table.seats[2], {"type": "abandon"}).status_code == 200
-    assert undo(client, table, table.seats[2]).status_code == 200
+    table = caio_took_back_his_leave(client)
     assert undo(client, table, table.host, **{"from": 1}).status_code == 200
     everything = redo(client, table, table.host, all=True).get_json()
     assert everything["redo"] == {"redone": 1, "stopped": None}
@@ -414,10 +417,7 @@ def test_rule_6_an_action_taken_back_then_redone_is_the_hosts_to_redo_once_the_h
     """review: Caio takes back his leave and redoes it; the host goes back to Bruno's leave,
     redoes it, and undoes it again: "redo all" brings back both leaves, Caio's included
     (it was in effect when the host undid it), and so after Dora leaves in between."""
-    table = lobo_table(client)
-    assert act(client, table, table.seats[1], {"type": "abandon"}).status_code == 200
-    assert act(client, table, table.seats[2], {"type": "abandon"}).status_code == 200
-    assert undo(client, table, table.seats[2]).status_code == 200
+    table = caio_took_back_his_leave(client)
     assert redo(client, table, table.seats[2]).status_code == 200
     assert undo(client, table, table.host, **{"from": 1}).status_code == 200
     assert redo(client, table, table.host).status_code == 200

@@ -148,7 +148,12 @@ def whole_number(value: int) -> str:
     page's render."""
     if 0 <= value < 1000:
         return str(value)
-    return format_decimal(value).replace("-", MINUS, 1)
+    return with_minus(format_decimal(value))
+
+
+def with_minus(written: str) -> str:
+    """A number Babel wrote, its sign the minus sign MINUS."""
+    return written.replace("-", MINUS, 1)
 
 
 def request_translations():
@@ -195,7 +200,7 @@ def install_template_gettext(app) -> None:
 
 def _formatted(context, sentence: str, variables: dict[str, Any]) -> str:
     for name, value in variables.items():
-        if type(value) is int and not 0 <= value < 1000:  # 0 to 999: as %s writes them (whole_number)
+        if type(value) is int:
             variables[name] = whole_number(value)
     if context.eval_ctx.autoescape:
         sentence = Markup(sentence)

@@ -25,7 +25,7 @@ bp = Blueprint("results", __name__)
 @bp.app_template_filter("average")
 def average(value: float) -> str:
     """An average score, to one decimal place, written the reader's way (12.5, 12,5)."""
-    return format_decimal(value, format="#,##0.#").replace("-", i18n.MINUS, 1)
+    return i18n.with_minus(format_decimal(value, format="#,##0.#"))
 
 
 @bp.app_template_global("rematch_starter")

@@ -59,16 +59,21 @@ def browser():
 
 
 @pytest.fixture
-def new_phone(browser):
+def new_phone(browser, request):
     """Opens a new phone: its own browser context, so its own cookies (its own seat).
     Settings of PHONE can be changed per phone, e.g. new_phone(locale="pt-BR")."""
     contexts = []
+    request.node.phones = []  # what each phone showed is reported should the test fail
 
     def open_phone(**settings):
         context = browser.new_context(**{**PHONE, **settings})
         context.set_default_timeout(SYNC_TIMEOUT_MS)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.script_errors = []
+        page.on("pageerror", lambda error: page.script_errors.append(str(error)))
+        request.node.phones.append(page)
+        return page
 
     yield open_phone
     for context in contexts:
@@ -84,3 +89,35 @@ def shots_dir(tmp_path_factory) -> Path:
         path.mkdir(parents=True, exist_ok=True)
         return path
     return tmp_path_factory.mktemp("shots")
+
+
+# Enough of each phone's table to tell a phone that lagged from one that showed another
+# seat's page or a refusal, in the CI log (where no screenshot survives the run).
+PHONE_REPORT_CHARACTERS = 1500
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test says what every phone it opened showed at that moment: its
+    address, the table's version, whether push was on, the script errors, and the table's
+    text."""
+    report = (yield).get_result()
+    if report.when != "call" or not report.failed or not getattr(item, "phones", None):
+        return
+    lines = []
+    for number, page in enumerate(item.phones, 1):
+        try:
+            shown = page.evaluate(
+                r"""() => {
+                    const table = document.getElementById("table");
+                    return {version: table ? table.dataset.version : null, push: document.documentElement.dataset.push,
+                            text: (table || document.body || document.documentElement).innerText.replace(/\s*\n\s*/g, " / ")};
+                }"""
+            )
+        except Exception as error:  # a closed or crashed page says so, and the others are reported
+            lines.append(f"phone {number}: {page.url}: unreadable ({str(error).splitlines()[0]})")
+            continue
+        lines.append(f"phone {number}: {page.url}, table version {shown['version']}, push {shown['push']}")
+        lines += [f"  script error: {error}" for error in page.script_errors]
+        lines.append("  " + shown["text"][:PHONE_REPORT_CHARACTERS])
+    report.sections.append(("what the phones showed", "\n".join(lines)))

@@ -140,6 +140,89 @@ def test_rule_6_redo_of_all_keeps_what_applied_before_the_stop(client):
     assert response.status_code == 422 and response.get_json()["code"] == "face_already_kept"
 
 
+def worm_left_out(client):
+    """Ana's turn: 2 worms (line 1), 3 × 5 (line 2), a stop that took 25 (line 3). The host
+    goes back to the worms and leaves them out: her stop, redone, would fail her turn."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for action in [{"type": "set_aside", "face": W, "count": 2}, {"type": "set_aside", "face": 5, "count": 3}, {"type": "stop"}]:
+        assert act(client, table, table.seats[0], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    assert redo(client, table, table.host, skip=True).status_code == 200
+    return table
+
+
+FAILS_ANAS_TURN = (
+    "Redoing “Ana stopped” would now fail Ana's turn, which it did not when it was first entered: "
+    "redo it on its own if that is right, or leave it out."
+)
+
+
+@pytest.mark.parametrize("restarted", [False, True], ids=["states kept", "restarted"])
+def test_rule_6_redo_of_all_stops_before_an_action_that_would_now_fail_a_turn_it_did_not(client, monkeypatch, restarted):
+    """Game night: the host left out Ana's worms, and "redo all" failed her turn without a
+    word (her stop, which took 25, now found no worm). It stops before the stop instead and
+    says why; the stop is redone only on its own, as the host decides. A restarted server,
+    which kept no state, works out what the stop did when first entered from the log."""
+    table = worm_left_out(client)
+    if restarted:
+        monkeypatch.setattr(snapshots, "_by_database", {})
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 1, "stopped": {"code": "redo_ends_badly", "error": FAILS_ANAS_TURN}}
+    assert everything["state"]["turn"]["total"] == 15 and everything["state"]["stacks"] == [[], []]
+    again = redo(client, table, table.host, all=True)  # first in line now: nothing is entered
+    assert_error(again, 409, "redo_ends_badly")
+    assert again.get_json()["error"] == FAILS_ANAS_TURN
+    assert state(client, table)["version"] == everything["version"]
+    alone = redo(client, table, table.host).get_json()
+    assert alone["redo"] == {"redone": 1, "stopped": None}
+    assert alone["state"]["last_turn"]["outcome"] == "failed"
+
+
+def test_rule_6_the_hosts_page_says_why_redo_of_all_stopped_before_a_turn_it_would_now_fail(app, client):
+    table = worm_left_out(client)
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table.id: {"host": table.host}}
+    page = html.unescape(host.get(f"/t/{table.id}").text)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    version = state(client, table)["version"]
+    stopped = host.post(
+        f"/t/{table.id}/redo", data={"csrf_token": csrf, "expected_version": str(version), "all": "yes"}, headers={"HX-Request": "true"}
+    )
+    shown = html.unescape(stopped.text)
+    assert stopped.status_code == 200 and FAILS_ANAS_TURN in shown
+    assert "Redo: Ana stopped" in shown  # the stop waits, to be redone alone or left out
+
+
+def test_rule_6_redo_of_all_redoes_a_turn_that_failed_when_it_was_first_entered(client):
+    """A stop that failed the turn when first entered is redone by "redo all" like any other
+    action: only a failure that going back brought about stops it."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for seat, action in [(0, {"type": "set_aside", "face": 5, "count": 3}), (0, {"type": "stop"}),
+                         (1, {"type": "set_aside", "face": W, "count": 5}), (1, {"type": "stop"})]:
+        assert act(client, table, table.seats[seat], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 4, "stopped": None}
+    assert everything["state"]["stacks"] == [[], [25]]
+
+
+def test_rule_6_redo_of_all_stops_before_a_qwixx_pass_that_would_now_cost_a_penalty(client):
+    """Qwixx: Ana, active, crossed 7 in red and passed the colour sum. The host corrects her
+    cross to a pass: her colour pass, redone, would now cost her a penalty."""
+    table = create(client, "qwixx", ("Ana", "Bruno"))
+    dice = {"white1": 3, "white2": 4, "red": 1, "yellow": 1, "green": 1, "blue": 1}
+    for seat, action in [(0, {"type": "roll", "dice": dice}), (0, {"type": "white", "row": "red"}),
+                         (1, {"type": "white", "row": None}), (0, {"type": "colour", "row": None})]:
+        assert act(client, table, table.seats[seat], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 2}).status_code == 200
+    assert act(client, table, table.seats[0], {"type": "white", "row": None}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"]["redone"] == 1 and everything["redo"]["stopped"]["code"] == "redo_ends_badly"
+    assert everything["redo"]["stopped"]["error"].startswith("Redoing “Ana passed the colour sum” would now cost Ana a penalty")
+    assert [sheet["penalties"] for sheet in everything["state"]["sheets"]] == [0, 0]
+
+
 def test_rule_6_a_player_redoes_their_own_action_but_not_someone_elses(client, played):
     assert undo(client, played, played.seats[1]).status_code == 200  # Bruno undoes his stop
     assert redo(client, played, played.seats[0]).status_code == 403

@@ -87,6 +87,10 @@ class Game:
     # What the page's title and a screen reader say when the player must act.
     must_act_words: Text = N_("Your turn")
     sound_switch: Text = N_("A sound when it is my turn")
+    # Why "redo all" stopped before an action that would now end badly for its seat
+    # (ends_badly) where it did not when first entered, with `name` and `line`; set by the
+    # games where an action can end badly.
+    redo_ends_badly: Text | None = None
 
     # --- options -------------------------------------------------------------------
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
@@ -208,6 +212,13 @@ class Game:
         the states around it): "stopped — took 27 from the grill". None where the action's
         own line says it all (describe_action)."""
         return None
+
+    def ends_badly(self, before: dict[str, Any], after: dict[str, Any], seat: int) -> bool:
+        """Whether the action of `seat` that made `after` of `before` ended badly for them (a
+        failed turn, a penalty). "Redo all" stops before an action that would now end badly
+        where it did not when first entered (tables/service.redo): going back changed what
+        it meant, and the host decides."""
+        return False
 
     def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
         """The sentence for `state["last_turn"]` (how the last turn ended), in games whose

@@ -380,6 +380,14 @@ class Qwixx(Game):
             return N_("passed the colour sum")
         return N_("crossed white %(white)s + %(row)s", white=action.get("white"), row=ROW_NAMES.get(row, row))
 
+    redo_ends_badly = N_(
+        "Redoing “%(name)s %(line)s” would now cost %(name)s a penalty, which it did not when it was first entered: "
+        "redo it on its own if that is right, or leave it out."
+    )
+
+    def ends_badly(self, before: dict[str, Any], after: dict[str, Any], seat: int) -> bool:
+        return after["sheets"][seat]["penalties"] > before["sheets"][seat]["penalties"]
+
     def describe_outcome(self, before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any]) -> Text | None:
         kind, row = action.get("type"), action.get("row")
         line: Text | None = None

@@ -283,6 +283,15 @@ class WormDiceGame(Game):
             return None  # the turn goes on
         return N_("%(action)s — %(outcome)s", action=describe(action), outcome=self.turn_outcome(after))
 
+    redo_ends_badly = N_(
+        "Redoing “%(name)s %(line)s” would now fail %(name)s's turn, which it did not when it was first entered: "
+        "redo it on its own if that is right, or leave it out."
+    )
+
+    def ends_badly(self, before: dict[str, Any], after: dict[str, Any], seat: int) -> bool:
+        ended = after["last_turn"]
+        return ended is not None and ended != before["last_turn"] and ended["outcome"] == "failed"
+
     def turn_outcome(self, state: dict[str, Any]) -> Text:
         """How the turn in `state["last_turn"]` ended, without the player's name: "took 27
         from the grill", "turn failed (no worm set aside): 24 went back to the grill"."""

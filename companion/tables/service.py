@@ -19,7 +19,7 @@ import logging
 import random
 import secrets
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from . import store
@@ -604,6 +604,19 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
         raise ServiceError(error.status, error.code, reason) from None
 
 
+def _ends_badly_only_now(db, table: Table, event: dict[str, Any], redone: dict[str, Any]) -> bool:
+    """Whether the undone `event`, entered again as `redone` says, ends badly for its seat
+    (Game.ends_badly: a failed turn, a penalty) where it did not when it was first entered.
+    The table as it stood then is worked out only for an action that ends badly now."""
+    game, seat = table.game, event["seat"]
+    if not game.ends_badly(table.state, redone, seat):
+        return False
+    before = db.snapshots.get((table.id, event["seq"] - 1))  # an event's seq is the version it made
+    if before is None:
+        before = replay(db, game, table.row, table.names, event["seq"] - 1)
+    return not game.ends_badly(before, game.reapply(before, seat, event["action"]), seat)
+
+
 def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]:
     game = table.game
     found: dict[int, int | None] | None = None
@@ -702,6 +715,10 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
             action = table.game.redone(event["action"])
             try:
                 state = _redone_state(table, viewer, event, action)
+                if everything and _ends_badly_only_now(db, table, event, state):
+                    line = table.game.describe_action(table.state, event["seat"], event["action"])
+                    reason = replace(table.game.redo_ends_badly, params={"name": table.names[event["seat"]], "line": line})
+                    raise ServiceError(409, "redo_ends_badly", reason)
             except ServiceError as refused:
                 if count == 0:
                     raise

@@ -476,6 +476,11 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         try:
             state = table.game.apply(table.state, seat, action, entered_by_seat=not entered_by_host)
         except RuleError as error:
+            turn = table.game.current_seat(table.state)
+            if entered_by_host and error.code == "not_your_turn" and turn is not None:
+                # the rules' "not yours" speaks to the seat: the host entering for it is told whose turn it is
+                reason = N_("It is %(turn)s's turn, not %(name)s's.", turn=table.names[turn], name=table.names[seat])
+                raise ServiceError(error.status, error.code, reason) from None
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
         store.append_event(db, table_id, version, seat, entered_by_host, action)

@@ -127,6 +127,15 @@ def test_refused_entry_answers_its_status_and_changes_nothing(api, table, moves,
     assert_error(response, status, code)
 
 
+def test_the_host_entering_out_of_turn_is_told_whose_turn_it_is_not_addressed_as_the_seat(api, table):
+    """The rules' "It is Ana's turn, not yours" speaks to Bruno; the host who named Bruno's
+    seat is not Bruno. A player out of turn is still spoken to."""
+    host = api.act(table, token(table, HOST), {**roll(*FULL_ROLL), "seat": BRUNO})
+    assert host.get_json()["error"] == "It is Ana's turn, not Bruno's."
+    bruno = api.act(table, token(table, BRUNO), roll(*FULL_ROLL))
+    assert bruno.get_json()["error"] == "It is Ana's turn, not yours."
+
+
 def test_wrong_number_of_dice_names_how_many_are_left(api, table):
     response = api.act(table, table.seat(ANA), roll(1, 2, 3))
 

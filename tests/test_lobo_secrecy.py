@@ -328,3 +328,25 @@ def test_secrecy_the_hosts_reveal_for_a_seat_is_answered_alike_whatever_its_hidd
             assert [seat["color"] for seat in table.api(table.anonymous)["state"]["seats"]] == [None, "red", "blue"]
             table.check_everyone()
     assert answers == {"blue": 200, "red": 200}
+
+
+@pytest.mark.parametrize("deal_colors", [True, False], ids=["dealt", "drawn"])
+def test_secrecy_a_host_who_plays_a_seat_enters_for_another_and_learns_only_their_own_colour(app, deal_colors):
+    """Game night: the host who joined Ana's seat could never enter for Bruno (no "Enter
+    for:" in a game where every seat may always act). Now they can, for any seat, and every
+    page they see that way names only Ana's colour and the revealed ones."""
+    table = LoboTable(app, deal_colors=deal_colors)
+    ana, bruno, caio = table.seats
+    if not deal_colors:
+        for seat, color in ((ana, "red"), (bruno, "blue"), (caio, "yellow")):
+            assert table.post(seat, {"type": "choose_color", "color": color}).status_code == 200
+    host = table.host
+    assert host.client.get(f"/j/{ana.token}").status_code == 303
+    playing_ana = Viewer("host playing Ana", host.client, host.token, 0)
+    for chosen in (None, 1, 2):
+        page = host.client.get(f"/t/{table.id}" + ("" if chosen is None else f"?as={chosen}")).text
+        assert "Enter for:" in page
+        assert ("Entering for" in page) == (chosen is not None)
+        table.assert_secret(playing_ana, f"page for seat {chosen}", page)
+        poll = host.client.get(f"/t/{table.id}/poll?v=-1" + ("" if chosen is None else f"&as={chosen}"), headers={"HX-Request": "true"})
+        table.assert_secret(playing_ana, f"poll for seat {chosen}", poll.text)

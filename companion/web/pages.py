@@ -203,21 +203,21 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
     db = get_db()
     whole_log = request.args.get("log") == "all"
     actors = [] if service.is_closed(table) else table.game.actors(table.state)
+    # the seat the host asked for in the address, or the one the host just entered for
+    chosen = inputs.number_or_none(request.values.get("as", request.form.get("seat"))) if viewer.host else None
     acting_for = None
-    if viewer.seat in actors:
+    if chosen in actors:
+        acting_for = chosen
+    elif viewer.seat in actors:
         acting_for = viewer.seat
-    elif viewer.host and actors:
-        # the seat asked for in the address, or the one the host just entered for
-        chosen = inputs.number_or_none(request.values.get("as", request.form.get("seat")))
-        if chosen in actors:
-            acting_for = chosen
-        elif viewer.seat is None:
-            acting_for = actors[0]  # a host who keeps the score for everyone: whoever acts
-        # A host who plays a seat of their own keeps their own sheet in front: another
-        # seat's controls only once they choose to enter for it, never under their thumb.
-    host_choices = (
-        actors if viewer.host and viewer.seat not in actors and (len(actors) > 1 or viewer.seat is not None) else []
-    )
+    elif viewer.host and viewer.seat is None and actors:
+        acting_for = actors[0]  # a host who keeps the score for everyone: whoever acts
+    # A host who plays a seat of their own keeps their own sheet in front: another seat's
+    # controls only once they choose to enter for it, never under their thumb. They may
+    # choose whenever another seat can act: in its turn, or where seats act at once (Lobo
+    # at any time: a player without a phone must still be able to leave and count).
+    others_act = any(seat != viewer.seat for seat in actors)
+    host_choices = actors if viewer.host and others_act and (len(actors) > 1 or viewer.seat is not None) else []
     return {
         "game": table.game,
         "viewer": viewer,

@@ -296,3 +296,23 @@ def test_rule_4_the_host_phone_enters_for_any_seat_and_stays_on_it(client):
     assert "Entering for Bruno" in response.text  # still on Bruno after entering for him
     seats = client.get(f"/api/tables/{table['id']}").get_json()["state"]["seats"]
     assert [seat["left"] for seat in seats] == [None, 1]
+
+
+def test_rule_4_a_host_who_plays_a_seat_enters_for_a_player_without_a_phone_to_the_end(app, client):
+    """Game night: Ana started the table and joined her own seat; Bruno has no phone. Her
+    page never offered "Enter for:" (every Lobo seat may act at any time, hers too), so
+    after the end nobody could count Bruno's meadows and the game never finished. Her own
+    controls stay in front; she chooses Bruno to enter for him."""
+    table = lobo_table(client, ("Ana", "Bruno"), deal_colors=True)
+    ana = phone_of(app, table, 0)
+    with ana.session_transaction() as session:  # she started the table on this phone
+        session["tables"] = {table["id"]: {**session["tables"][table["id"]], "host": table["host_token"]}}
+    page = html.unescape(ana.get(f"/t/{table['id']}").text)
+    assert "Enter for:" in page and "Entering for" not in page and "I leave the game" in page
+    assert "Entering for Bruno (you are the host)" in html.unescape(ana.get(f"/t/{table['id']}?as=1").text)
+    assert tap(ana, table, END).status_code == 200
+    assert tap(ana, table, meadows(meadow(4))).status_code == 200
+    answer = tap(ana, table, meadows(meadow(3)), seat="1")
+    assert answer.status_code == 200
+    state = client.get(f"/api/tables/{table['id']}").get_json()
+    assert state["status"] == "finished" and [player["score"] for player in state["players"]] == [4, 3]

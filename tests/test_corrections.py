@@ -191,7 +191,23 @@ def test_rule_6_the_hosts_page_says_why_redo_of_all_stopped_before_a_turn_it_wou
     )
     shown = html.unescape(stopped.text)
     assert stopped.status_code == 200 and FAILS_ANAS_TURN in shown
-    assert "Redo: Ana stopped" in shown  # the stop waits, to be redone alone or left out
+    # the stop waits, to be redone alone or left out; redone alone, it asks once more first
+    # (game night: one tap on "Redo: Bruno stopped" failed his turn), saying what it does now
+    confirm = re.search(r'<details class="confirm redo-badly">(.*?)</details>', shown, re.S).group(1)
+    assert re.search(r"<summary[^>]*>Redo: Ana stopped</summary>", confirm)
+    assert "Redone now: Ana stopped — turn failed (no worm set aside)" in confirm
+    assert re.search(r'<button class="btn danger" name="all" value="no">Yes, redo it</button>', confirm)
+
+
+def test_rule_6_the_redo_button_says_what_a_stop_does_now(app, client, played):
+    """The host went back to Ana's stop: the redo says what it does now, not just "stopped"."""
+    assert undo(client, played, played.host, **{"from": 2}).status_code == 200
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {played.id: {"host": played.host}}
+    shown = html.unescape(host.get(f"/t/{played.id}").text)
+    assert "Redo: Ana stopped — took 25 from the grill</button>" in shown
+    assert "redo-badly" not in shown  # nothing fails: one tap
 
 
 def test_rule_6_redo_of_all_redoes_a_turn_that_failed_when_it_was_first_entered(client):

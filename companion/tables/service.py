@@ -816,4 +816,24 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
         offer.append({**event, "line": table.game.describe_action(table.state, event["seat"], event["action"]), "secret": secret})
         if secret:
             break  # in front: it can only be left out here
+    if offer and not offer[0]["secret"]:
+        offer[0].update(_redone_now(table, viewer, offer[0]))
     return offer
+
+
+def _redone_now(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[str, Any]:
+    """What redoing `event` would do now, in games where an action can end badly for its
+    seat (Game.ends_badly): whether it would (`ends_badly`: the page then asks once more,
+    as for any tap that fails a turn) and its log line then (`now`: "stopped — turn
+    failed …"). Going back may have changed both since it was first entered."""
+    game = table.game
+    if type(game).ends_badly is Game.ends_badly:
+        return {"ends_badly": False, "now": None}
+    try:
+        after = game.apply(table.state, event["seat"], game.redone(event["action"]), entered_by_seat=viewer.seat == event["seat"])
+    except RuleError:
+        return {"ends_badly": False, "now": None}  # refused: the tap says why
+    return {
+        "ends_badly": game.ends_badly(table.state, after, event["seat"]),
+        "now": game.describe_outcome(table.state, after, event["seat"], event["action"]),
+    }

@@ -51,7 +51,10 @@ def redo_offer_view(db, table: service.Table, viewer: service.Viewer) -> list[di
 
 
 def worded(entry: dict[str, Any]) -> dict[str, Any]:
-    """An event with its `line` (a Text) as `text` in the reader's language."""
+    """An event with its `line` (a Text) as `text` in the reader's language, and the line
+    a redo would give it now (`now`, service.redo_offer) as `now_text`."""
     entry = dict(entry)
     entry["text"] = render(entry.pop("line"))
+    if entry.get("now") is not None:
+        entry["now_text"] = render(entry.pop("now"))
     return entry

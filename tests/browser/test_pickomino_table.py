@@ -554,3 +554,33 @@ def test_the_keyboards_focus_stays_on_the_table_after_a_tap(live_server, new_pho
     assert answer.status_code == 200, answer.text
     expect(ana.locator("#table")).to_have_attribute("data-version", "5", timeout=SYNC_TIMEOUT_MS)
     expect(ana.locator("#table .status")).to_be_focused()
+
+
+def test_a_redo_that_would_now_fail_the_turn_asks_once_more_on_the_hosts_phone(live_server, new_phone, shots_dir):
+    """Game night: the host went back over Ana's worms and left them out; one tap on
+    "Redo: Ana stopped" then failed her turn. The first tap only opens the question, which
+    says what the redo does now; the second redoes it, and Ana's phone shows the failed turn."""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    token = table.join_links["Ana"].split("/j/")[1]
+    table_id = re.search(r"/t/(\w+)", ana.url).group(1)
+    for action in ({"type": "set_aside", "face": WORM, "count": 2}, {"type": "set_aside", "face": 5, "count": 3}, {"type": "stop"}):
+        answer = requests.post(f"{live_server.url}/api/tables/{table_id}/actions", json=action,
+                               headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert answer.status_code == 200
+    host = table.host
+    host.goto(f"{live_server.url}/t/{table_id}")
+    first_line = host.locator('li[data-seq="1"]')
+    first_line.get_by_text("Go back to here").tap()
+    first_line.get_by_role("button", name="Undo this line and the 2 after it").tap()
+    host.get_by_text("Do not redo it").tap()
+    host.get_by_role("button", name="Leave out: Ana set aside 2 × worm").tap()
+    host.get_by_role("button", name="Redo: Ana set aside 3 × 5").tap()  # one tap: nothing fails
+    question = host.locator("details.redo-badly")
+    question.get_by_text("Redo: Ana stopped").tap()
+    expect(question.locator(".hint")).to_contain_text("Redone now: Ana stopped — turn failed (no worm set aside)")
+    version = host.locator("#table").get_attribute("data-version")
+    host.locator(".corrections").screenshot(path=str(shots_dir / "redo-that-fails-asks.png"))
+    question.get_by_role("button", name="Yes, redo it").tap()
+    expect(host.locator("#table")).not_to_have_attribute("data-version", version)
+    expect(ana.locator(".outcome")).to_have_text("Ana failed (no worm set aside): there was no tile to give back.")

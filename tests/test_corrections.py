@@ -280,6 +280,32 @@ def test_rule_6_undo_and_redo_from_the_page_every_phone_sees_it(app, client, pla
     assert html.unescape(again.text).count("(entered again)") == 3
 
 
+def test_rule_6_going_back_from_the_whole_log_stays_on_the_whole_log(app, client):
+    """Game night: the host opened the whole log, went back to an old line, and the answer
+    showed the newest 12 lines again, its refresh too: the next old line was out of reach."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for turn in range(7):  # 14 lines: 35 taken, then stolen back and forth
+        for action in ({"type": "set_aside", "face": W, "count": 7}, {"type": "stop"}):
+            assert act(client, table, table.seats[turn % 2], action).status_code == 200
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table.id: {"host": table.host}}
+    address = f"http://localhost/t/{table.id}?log=all"
+    page = host.get(address).text
+    assert page.count("data-seq=") == 14
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+    def go_back(line: int, version: int, page_address: str | None):
+        headers = {"HX-Request": "true", **({"HX-Current-URL": page_address} if page_address else {})}
+        data = {"csrf_token": csrf, "expected_version": str(version), "from": str(line)}
+        return host.post(f"/t/{table.id}/undo", data=data, headers=headers).text
+
+    answer = go_back(13, 14, address)
+    assert answer.count("data-seq=") == 14 and "log=all" in re.search(r'hx-get="([^"]+)"', answer).group(1)
+    assert go_back(11, 15, f"http://localhost/t/{table.id}").count("data-seq=") == 12  # a page showing the newest lines
+    assert go_back(9, 16, "http://[").count("data-seq=") == 12  # no address: the newest lines
+
+
 @pytest.fixture
 def three_turns(client):
     """Ana stops on 23 (lines 1-3); Bruno's turn is entered as 2 worms, 3 × 5 and a stop on

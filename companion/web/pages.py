@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
@@ -201,7 +202,7 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
     page's context but the table in words (table_view), which a watching phone whose
     refresh is already rendered never needs."""
     db = get_db()
-    whole_log = request.args.get("log") == "all"
+    whole_log = shows_whole_log()
     actors = [] if service.is_closed(table) else table.game.actors(table.state)
     # the seat the host asked for in the address, or the one the host just entered for
     chosen = inputs.number_or_none(request.values.get("as", request.form.get("seat"))) if viewer.host else None
@@ -246,6 +247,19 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
         # whether this phone's player must act now (their dice turn, their writing, their count)
         "must_act": viewer.seat is not None and not service.is_closed(table) and table.game.must_act(table.state, viewer.seat),
     }
+
+
+def shows_whole_log() -> bool:
+    """Whether the page shows the whole log (`log=all`, which its refresh carries); a tap's
+    answer keeps what the page it was tapped on shows, which htmx names (a host going back
+    to an old line of the whole log stays on the whole log)."""
+    if request.args.get("log") == "all":
+        return True
+    tapped_on = request.headers.get("HX-Current-URL") if request.method == "POST" else None
+    try:
+        return tapped_on is not None and parse_qs(urlsplit(tapped_on).query).get("log") == ["all"]
+    except ValueError:  # not an address: a page of ours always sends one
+        return False
 
 
 def render_table(table: service.Table, viewer: service.Viewer, error: str | None = None, status: int = 200):

@@ -584,3 +584,27 @@ def test_a_redo_that_would_now_fail_the_turn_asks_once_more_on_the_hosts_phone(l
     question.get_by_role("button", name="Yes, redo it").tap()
     expect(host.locator("#table")).not_to_have_attribute("data-version", version)
     expect(ana.locator(".outcome")).to_have_text("Ana failed (no worm set aside): there was no tile to give back.")
+
+
+def test_going_back_from_the_whole_log_stays_on_the_whole_log(live_server, new_phone):
+    """Game night: after "Go back to here" on an old line of the whole log, the host's page
+    showed the newest 12 lines again, and its refresh too."""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    table_id = re.search(r"/t/(\w+)", ana.url).group(1)
+    tokens = [table.join_links[name].split("/j/")[1] for name in ("Ana", "Bruno")]
+    for turn in range(7):  # 14 lines: 35 taken, then stolen back and forth
+        for action in ({"type": "set_aside", "face": WORM, "count": 7}, {"type": "stop"}):
+            answer = requests.post(f"{live_server.url}/api/tables/{table_id}/actions", json=action,
+                                   headers={"Authorization": f"Bearer {tokens[turn % 2]}"}, timeout=10)
+            assert answer.status_code == 200
+    host = table.host
+    host.goto(f"{live_server.url}/t/{table_id}")
+    host.get_by_role("link", name="Show the whole log").tap()
+    expect(host.locator(".log li")).to_have_count(14)
+    second = host.locator('li[data-seq="2"]')
+    second.get_by_text("Go back to here").tap()
+    second.get_by_role("button", name="Undo this line and the 12 after it").tap()
+    expect(host.locator("#table")).to_have_attribute("data-version", "15")
+    expect(host.locator(".log li")).to_have_count(14)
+    expect(host.locator(".poller")).to_have_attribute("hx-get", re.compile(r"log=all"))

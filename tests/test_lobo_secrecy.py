@@ -350,3 +350,18 @@ def test_secrecy_a_host_who_plays_a_seat_enters_for_another_and_learns_only_thei
         table.assert_secret(playing_ana, f"page for seat {chosen}", page)
         poll = host.client.get(f"/t/{table.id}/poll?v=-1" + ("" if chosen is None else f"&as={chosen}"), headers={"HX-Request": "true"})
         table.assert_secret(playing_ana, f"poll for seat {chosen}", poll.text)
+
+
+def test_secrecy_a_holder_tells_their_own_undone_colours_apart_and_nobody_else_can(drawn):
+    """Game night: Dora recorded black, yellow by a slip, then black again; the host went
+    back over all three. Her phone offered "Redo: … recorded the colour they drew", thrice
+    alike, so she could not tell the slip to leave out. Her own phone names each colour;
+    every other viewer's pages still name none."""
+    ana = drawn.seats[0]
+    for color in ("black", "yellow", "black"):
+        assert drawn.post(ana, {"type": "choose_color", "color": color}).status_code == 200
+    assert drawn.host.client.post(f"/api/tables/{drawn.id}/undo", json={"from": 1}, headers=drawn.host.headers).status_code == 200
+    own = html.unescape(ana.client.get(f"/t/{drawn.id}").text)
+    assert "Redo: Ana recorded the colour they drew: black." in own
+    assert "recorded the colour they drew: yellow." in own  # the slip, in her log
+    drawn.check_everyone()

@@ -485,10 +485,12 @@ class Lobo(Game):
 
     def describe_action(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Text:
         kind = action.get("type")
-        if kind == "choose_color" and self.is_finished(state) and action.get("color") in COLOR_NAMES:
+        if kind == "choose_color" and action.get("color") in COLOR_NAMES:
+            # to whoever may read it: its holder (a slip told from the right one), everyone once
+            # it is revealed or the game is over; the log hides it from the others (redact_action)
             return N_("recorded the colour they drew: %(color)s.", color=COLOR_NAMES[action["color"]])
         if kind == "choose_color":
-            return N_("recorded the colour they drew.")  # never which one while the game is on
+            return N_("recorded the colour they drew.")
         if kind == "reveal":
             return N_("revealed their colour.")
         if kind == "abandon":

@@ -580,6 +580,13 @@ def _holds_a_secret_from(table: Table, viewer: Viewer, event: dict[str, Any]) ->
     return table.game.redact_action(table.state, event["seat"], event["action"], viewer.seat) != event["action"]
 
 
+def _line_for(table: Table, viewer: Viewer, event: dict[str, Any]) -> Text:
+    """The log line of `event` as `viewer` may read it (Lobo: a recorded colour named to its
+    holder only, so they can tell a slip from the right one)."""
+    game, seat = table.game, event["seat"]
+    return game.describe_action(table.state, seat, game.redact_action(table.state, seat, event["action"], viewer.seat))
+
+
 def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     """The state with `event` entered again as `action` (Game.redone)."""
     if not viewer.host and viewer.seat != event["seat"]:
@@ -589,7 +596,7 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
     if _holds_a_secret_from(table, viewer, event):
         # The rules' answer would tell a secret of the seat's (Lobo: a colour another player
         # revealed since is refused, naming it), and so would redoing it or not.
-        line = table.game.describe_action(table.state, event["seat"], event["action"])
+        line = _line_for(table, viewer, event)
         raise ServiceError(
             403,
             "secret_action",
@@ -600,7 +607,7 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
         return table.game.apply(table.state, event["seat"], action, entered_by_seat=viewer.seat == event["seat"])
     except RuleError as error:
         # the rules speak to the player who acted; whoever redoes it is told whose line it was
-        line = table.game.describe_action(table.state, event["seat"], event["action"])
+        line = _line_for(table, viewer, event)
         name = table.names[event["seat"]]
         if error.code == "not_your_turn":  # the rules' "not you" would mean whoever redoes it
             reason = N_("“%(name)s %(line)s” cannot be redone now: it is not %(name)s's turn.", name=name, line=line)
@@ -721,7 +728,7 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
             try:
                 state = _redone_state(table, viewer, event, action)
                 if everything and _ends_badly_only_now(db, table, event, state):
-                    line = table.game.describe_action(table.state, event["seat"], event["action"])
+                    line = _line_for(table, viewer, event)
                     reason = replace(table.game.redo_ends_badly, params={"name": table.names[event["seat"]], "line": line})
                     raise ServiceError(409, "redo_ends_badly", reason)
             except ServiceError as refused:
@@ -813,7 +820,7 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
         secret = _holds_a_secret_from(table, viewer, event)
         if secret and offer:
             break  # "redo all" stops before it: its seat redoes it
-        offer.append({**event, "line": table.game.describe_action(table.state, event["seat"], event["action"]), "secret": secret})
+        offer.append({**event, "line": _line_for(table, viewer, event), "secret": secret})
         if secret:
             break  # in front: it can only be left out here
     if offer and not offer[0]["secret"]:

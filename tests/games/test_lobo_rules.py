@@ -460,7 +460,11 @@ def test_rule_4_the_log_never_names_a_recorded_colour_to_others():
     assert GAME.redact_action(state, 0, action, 0) == action
     for viewer in (1, 2, None):
         assert GAME.redact_action(state, 0, action, viewer) == {"type": "choose_color", "color": None}
-    assert "black" not in str(GAME.describe_action(state, 0, action))
+    # the line says what the reader's copy of the action says: its holder reads the colour
+    # (a slip told from the right one), the others do not
+    assert "black" in str(GAME.describe_action(state, 0, GAME.redact_action(state, 0, action, 0)))
+    for viewer in (1, 2, None):
+        assert "black" not in str(GAME.describe_action(state, 0, GAME.redact_action(state, 0, action, viewer)))
     # a colour chosen then corrected stays hidden even once the final colour is revealed
     state = play(state, (0, CHOOSE("blue")), (0, REVEAL))
     assert GAME.redact_action(state, 0, action, 1)["color"] is None

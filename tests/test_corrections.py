@@ -123,8 +123,14 @@ def test_rule_6_the_first_redo_that_no_longer_applies_stops_with_its_sentence(cl
     assert act(client, played, played.host, {"type": "set_aside", "face": W, "count": 2}).status_code == 200
     response = redo(client, played, played.host, all=True)
     assert response.status_code == 422 and response.get_json()["code"] == "face_already_kept"
-    # the rules' sentence, with whose line it is: the host redoing it is not Bruno
-    assert response.get_json()["error"] == "“Bruno set aside 2 × worm” cannot be redone: You already set aside worms this turn."
+    # the rules' sentence, with whose line it is: the host redoing it is not Bruno, whom the
+    # rules' "you" means (game night: the host read "You already set aside 4s")
+    assert response.get_json()["error"] == (
+        "“Bruno set aside 2 × worm” cannot be redone. The rules tell Bruno: You already set aside worms this turn."
+    )
+    # Bruno redoing his own line is spoken to as before
+    bruno = redo(client, played, played.seats[1], all=True)
+    assert bruno.get_json()["error"] == "“Bruno set aside 2 × worm” cannot be redone: You already set aside worms this turn."
     assert state(client, played)["version"] == 7  # nothing entered
 
 

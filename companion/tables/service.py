@@ -612,7 +612,10 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
         if error.code == "not_your_turn":  # the rules' "not you" would mean whoever redoes it
             reason = N_("“%(name)s %(line)s” cannot be redone now: it is not %(name)s's turn.", name=name, line=line)
             raise ServiceError(error.status, error.code, reason) from None
-        reason = N_("“%(name)s %(line)s” cannot be redone: %(reason)s", name=name, line=line, reason=error.text)
+        if viewer.seat == event["seat"]:
+            reason = N_("“%(name)s %(line)s” cannot be redone: %(reason)s", name=name, line=line, reason=error.text)
+        else:  # the host: the rules' "you" is the seat's player, said as such
+            reason = N_("“%(name)s %(line)s” cannot be redone. The rules tell %(name)s: %(reason)s", name=name, line=line, reason=error.text)
         raise ServiceError(error.status, error.code, reason) from None
 
 

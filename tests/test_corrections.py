@@ -201,19 +201,59 @@ def test_rule_6_the_hosts_page_says_why_redo_of_all_stopped_before_a_turn_it_wou
     # (game night: one tap on "Redo: Bruno stopped" failed his turn), saying what it does now
     confirm = re.search(r'<details class="confirm redo-badly">(.*?)</details>', shown, re.S).group(1)
     assert re.search(r"<summary[^>]*>Redo: Ana stopped</summary>", confirm)
-    assert "Redone now: Ana stopped — turn failed (no worm set aside)" in confirm
+    assert "If redone now: Ana stopped — turn failed (no worm set aside)" in confirm
     assert re.search(r'<button class="btn danger" name="all" value="no">Yes, redo it</button>', confirm)
 
 
 def test_rule_6_the_redo_button_says_what_a_stop_does_now(app, client, played):
     """The host went back to Ana's stop: the redo says what it does now, not just "stopped"."""
     assert undo(client, played, played.host, **{"from": 2}).status_code == 200
-    host = app.test_client()
-    with host.session_transaction() as session:
-        session["tables"] = {played.id: {"host": played.host}}
-    shown = html.unescape(host.get(f"/t/{played.id}").text)
+    shown = host_page(app, played)
     assert "Redo: Ana stopped — took 25 from the grill</button>" in shown
     assert "redo-badly" not in shown  # nothing fails: one tap
+
+
+def host_page(app, table) -> str:
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table.id: {"host": table.host}}
+    return html.unescape(host.get(f"/t/{table.id}").text)
+
+
+def test_rule_6_no_redo_of_all_beside_a_redo_that_asks_once_more(app, client):
+    """review: "Redo all" beside the question either stopped at once or, where the turn had
+    failed when first entered too, failed it without asking: the question comes first."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for seat, action in [(0, {"type": "set_aside", "face": W, "count": 2}), (0, {"type": "set_aside", "face": 5, "count": 3}),
+                         (0, {"type": "stop"}), (1, {"type": "set_aside", "face": W, "count": 6}), (1, {"type": "stop"})]:
+        assert act(client, table, table.seats[seat], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    assert redo(client, table, table.host, skip=True).status_code == 200
+    assert redo(client, table, table.host).get_json()["redo"] == {"redone": 1, "stopped": None}  # 3 × 5
+    shown = host_page(app, table)
+    assert 'class="confirm redo-badly"' in shown and "Redo all that still apply" not in shown
+    assert redo(client, table, table.host).status_code == 200  # Ana's failed stop, as the host decided
+    assert "Redo all that still apply (2)" in host_page(app, table)  # Bruno's turn
+
+
+def test_rule_6_the_redo_button_says_what_an_entry_does_now_in_twenty_one(app, client):
+    """review: Twenty One's log tells the hits an entry made; its redo button did not."""
+    table = create(client, "twenty-one", ("Ana", "Bruno"))
+    row = state(client, table)["state"]["sheets"][0]["rows"][0]["fields"]
+    white = next(field["value"] for field in row if field["color"] == "white")
+    dice = {"white": white, "black": 1, "red": 1, "blue": 1, "yellow": 1, "green": 1}  # a hit in Ana's row 1
+    assert act(client, table, table.seats[0], {"type": "roll", "dice": dice}).status_code == 200
+    assert act(client, table, table.seats[0], {"type": "enter", "colors": ["white"]}).status_code == 200
+    assert undo(client, table, table.host).status_code == 200
+    assert "Redo: Ana entered white: 1 hit.</button>" in host_page(app, table)
+
+
+def test_rule_6_every_game_whose_actions_can_end_badly_says_why_redo_of_all_stops():
+    from companion.games import GAMES, Game
+
+    for game in GAMES.values():
+        if type(game).ends_badly is not Game.ends_badly:
+            assert game.redo_ends_badly is not None, game.slug
 
 
 def test_rule_6_redo_of_all_redoes_a_turn_that_failed_when_it_was_first_entered(client):

@@ -91,6 +91,9 @@ class Game:
     # (ends_badly) where it did not when first entered, with `name` and `line`; set by the
     # games where an action can end badly.
     redo_ends_badly: Text | None = None
+    # The refusal of an action the host enters for `name` while it is not theirs to make
+    # (the rules' own sentence says "not you" to the seat), with `turn` the current seat.
+    host_out_of_turn: Text = N_("It is %(turn)s's turn, not %(name)s's.")
 
     # --- options -------------------------------------------------------------------
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -249,6 +249,7 @@ class TwentyOne(Game):
     min_players = 2
     max_players = 6
     watchers_see_the_same_table = False  # each phone shows its own sheet first
+    host_out_of_turn = N_("%(turn)s rolls the dice this round, not %(name)s.")  # the others may be writing
     colors = COLORS
     color_names = COLOR_NAMES
     letters = LETTERS

@@ -479,7 +479,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
             turn = table.game.current_seat(table.state)
             if entered_by_host and error.code == "not_your_turn" and turn is not None:
                 # the rules' "not yours" speaks to the seat: the host entering for it is told whose turn it is
-                reason = N_("It is %(turn)s's turn, not %(name)s's.", turn=table.names[turn], name=table.names[seat])
+                reason = replace(table.game.host_out_of_turn, params={"turn": table.names[turn], "name": table.names[seat]})
                 raise ServiceError(error.status, error.code, reason) from None
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
@@ -832,12 +832,13 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
 
 
 def _redone_now(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[str, Any]:
-    """What redoing `event` would do now, in games where an action can end badly for its
-    seat (Game.ends_badly): whether it would (`ends_badly`: the page then asks once more,
-    as for any tap that fails a turn) and its log line then (`now`: "stopped — turn
-    failed …"). Going back may have changed both since it was first entered."""
+    """What redoing `event` would do now, in games whose log tells what came of an action
+    (Game.describe_outcome): its log line then (`now`: "stopped — turn failed …", "entered
+    red: 1 hit"), and whether it would end badly for its seat (`ends_badly`: the page then
+    asks once more, as for any tap that fails a turn). Going back may have changed both
+    since it was first entered."""
     game = table.game
-    if type(game).ends_badly is Game.ends_badly:
+    if type(game).describe_outcome is Game.describe_outcome:
         return {"ends_badly": False, "now": None}
     try:
         after = game.apply(table.state, event["seat"], game.redone(event["action"]), entered_by_seat=viewer.seat == event["seat"])

@@ -202,10 +202,14 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
     page's context but the table in words (table_view), which a watching phone whose
     refresh is already rendered never needs."""
     db = get_db()
-    whole_log = shows_whole_log()
+    page = tapped_on()
+    whole_log = request.args.get("log") == "all" or page.get("log") == ["all"]
     actors = [] if service.is_closed(table) else table.game.actors(table.state)
-    # the seat the host asked for in the address, or the one the host just entered for
-    chosen = inputs.number_or_none(request.values.get("as", request.form.get("seat"))) if viewer.host else None
+    # the seat the host asked for in the address, the one the host just entered for, or the
+    # one the page tapped on was entering for
+    chosen = None
+    if viewer.host:
+        chosen = inputs.number_or_none(request.values.get("as", request.form.get("seat", (page.get("as") or [None])[0])))
     acting_for = None
     if chosen in actors:
         acting_for = chosen
@@ -249,17 +253,17 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
     }
 
 
-def shows_whole_log() -> bool:
-    """Whether the page shows the whole log (`log=all`, which its refresh carries); a tap's
-    answer keeps what the page it was tapped on shows, which htmx names (a host going back
-    to an old line of the whole log stays on the whole log)."""
-    if request.args.get("log") == "all":
-        return True
-    tapped_on = request.headers.get("HX-Current-URL") if request.method == "POST" else None
+def tapped_on() -> dict[str, list[str]]:
+    """The query of the page a tap was made on, which htmx names (HX-Current-URL): a tap's
+    answer keeps what that page shows, the whole log (`log=all`) and the seat the host
+    enters for (`as`), as the page's refresh does (a host going back to an old line of the
+    whole log stays on it; one entering for Bruno who taps "Undo" stays on Bruno)."""
+    if request.method != "POST":
+        return {}
     try:
-        return tapped_on is not None and parse_qs(urlsplit(tapped_on).query).get("log") == ["all"]
+        return parse_qs(urlsplit(request.headers.get("HX-Current-URL", "")).query)
     except ValueError:  # not an address: a page of ours always sends one
-        return False
+        return {}
 
 
 def render_table(table: service.Table, viewer: service.Viewer, error: str | None = None, status: int = 200):

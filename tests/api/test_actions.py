@@ -136,6 +136,16 @@ def test_the_host_entering_out_of_turn_is_told_whose_turn_it_is_not_addressed_as
     assert bruno.get_json()["error"] == "It is Ana's turn, not yours."
 
 
+def test_the_host_rolling_for_the_wrong_seat_in_twenty_one_is_told_who_rolls(client):
+    """Twenty One: every seat writes at once, so "not Bruno's turn" would be untrue while
+    Bruno writes; the game says who rolls."""
+    created = client.post("/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno"]}).get_json()
+    dice = dict.fromkeys(("white", "black", "red", "blue", "yellow", "green"), 1)
+    answer = client.post(f"/api/tables/{created['id']}/actions", json={"type": "roll", "dice": dice, "seat": 1},
+                         headers={"Authorization": f"Bearer {created['host_token']}"})
+    assert (answer.status_code, answer.get_json()["error"]) == (403, "Ana rolls the dice this round, not Bruno.")
+
+
 def test_wrong_number_of_dice_names_how_many_are_left(api, table):
     response = api.act(table, table.seat(ANA), roll(1, 2, 3))
 

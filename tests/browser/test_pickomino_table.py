@@ -578,7 +578,7 @@ def test_a_redo_that_would_now_fail_the_turn_asks_once_more_on_the_hosts_phone(l
     host.get_by_role("button", name="Redo: Ana set aside 3 × 5").tap()  # one tap: nothing fails
     question = host.locator("details.redo-badly")
     question.get_by_text("Redo: Ana stopped").tap()
-    expect(question.locator(".hint")).to_contain_text("Redone now: Ana stopped — turn failed (no worm set aside)")
+    expect(question.locator(".hint")).to_contain_text("If redone now: Ana stopped — turn failed (no worm set aside)")
     version = host.locator("#table").get_attribute("data-version")
     host.locator(".corrections").screenshot(path=str(shots_dir / "redo-that-fails-asks.png"))
     question.get_by_role("button", name="Yes, redo it").tap()

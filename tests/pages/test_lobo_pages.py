@@ -316,3 +316,20 @@ def test_rule_4_a_host_who_plays_a_seat_enters_for_a_player_without_a_phone_to_t
     assert answer.status_code == 200
     state = client.get(f"/api/tables/{table['id']}").get_json()
     assert state["status"] == "finished" and [player["score"] for player in state["players"]] == [4, 3]
+
+
+def test_rule_4_the_host_entering_for_a_seat_stays_on_it_after_an_undo(app, client):
+    """review: the host playing Ana, entering for Bruno (?as=1), tapped "Undo" and was back
+    on Ana's controls, its refresh too: the answer keeps the seat of the page tapped on."""
+    table = lobo_table(client, ("Ana", "Bruno"), deal_colors=True)
+    ana = phone_of(app, table, 0)
+    with ana.session_transaction() as session:
+        session["tables"] = {table["id"]: {**session["tables"][table["id"]], "host": table["host_token"]}}
+    assert tap(ana, table, ABANDON, seat="1").status_code == 200
+    page = ana.get(f"/t/{table['id']}?as=1").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    address = f"http://localhost/t/{table['id']}?as=1"
+    answer = ana.post(f"/t/{table['id']}/undo", data={"csrf_token": csrf, "expected_version": "1"},
+                      headers={"HX-Request": "true", "HX-Current-URL": address})
+    shown = html.unescape(answer.text)
+    assert "Entering for Bruno (you are the host)" in shown and "as=1" in re.search(r'hx-get="([^"]+)"', shown).group(1)

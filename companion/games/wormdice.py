@@ -279,7 +279,7 @@ class WormDiceGame(Game):
     def describe_outcome(
         self, before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any]
     ) -> Text | None:
-        if after["last_turn"] is None or after["last_turn"] == before["last_turn"]:
+        if _turn_ended(before, after) is None:
             return None  # the turn goes on
         return N_("%(action)s — %(outcome)s", action=describe(action), outcome=self.turn_outcome(after))
 
@@ -289,8 +289,8 @@ class WormDiceGame(Game):
     )
 
     def ends_badly(self, before: dict[str, Any], after: dict[str, Any], seat: int) -> bool:
-        ended = after["last_turn"]
-        return ended is not None and ended != before["last_turn"] and ended["outcome"] == "failed"
+        ended = _turn_ended(before, after)
+        return ended is not None and ended["outcome"] == "failed"
 
     def turn_outcome(self, state: dict[str, Any]) -> Text:
         """How the turn in `state["last_turn"]` ended, without the player's name: "took 27
@@ -340,6 +340,12 @@ API_ACTIONS = {
     ),
     "WormDiceBust": action("bust", "Declare the turn failed (not before a group is set aside)."),
 }
+
+
+def _turn_ended(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """The record of the turn an action ended (`last_turn`), or None while the turn goes on."""
+    ended = after["last_turn"]
+    return None if ended is None or ended == before["last_turn"] else ended
 
 
 def api_last_turn(outcomes: list[str], fields: dict[str, Any]) -> dict[str, Any]:

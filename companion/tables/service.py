@@ -841,8 +841,8 @@ def _redone_now(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[str
     if type(game).describe_outcome is Game.describe_outcome:
         return {"ends_badly": False, "now": None}
     try:
-        after = game.apply(table.state, event["seat"], game.redone(event["action"]), entered_by_seat=viewer.seat == event["seat"])
-    except RuleError:
+        after = _redone_state(table, viewer, event, game.redone(event["action"]))
+    except ServiceError:
         return {"ends_badly": False, "now": None}  # refused: the tap says why
     return {
         "ends_badly": game.ends_badly(table.state, after, event["seat"]),

@@ -55,6 +55,7 @@ def worded(entry: dict[str, Any]) -> dict[str, Any]:
     a redo would give it now (`now`, service.redo_offer) as `now_text`."""
     entry = dict(entry)
     entry["text"] = render(entry.pop("line"))
-    if entry.get("now") is not None:
-        entry["now_text"] = render(entry.pop("now"))
+    now = entry.pop("now", None)
+    if now is not None:
+        entry["now_text"] = render(now)
     return entry

@@ -330,7 +330,7 @@ def test_rule_6_going_back_from_the_whole_log_stays_on_the_whole_log(app, client
     """Game night: the host opened the whole log, went back to an old line, and the answer
     showed the newest 12 lines again, its refresh too: the next old line was out of reach."""
     table = create(client, "pickomino", ("Ana", "Bruno"))
-    for turn in range(7):  # 14 lines: 35 taken, then stolen back and forth
+    for turn in range(20):  # 40 lines: 35 taken, then stolen back and forth
         for action in ({"type": "set_aside", "face": W, "count": 7}, {"type": "stop"}):
             assert act(client, table, table.seats[turn % 2], action).status_code == 200
     host = app.test_client()
@@ -338,7 +338,7 @@ def test_rule_6_going_back_from_the_whole_log_stays_on_the_whole_log(app, client
         session["tables"] = {table.id: {"host": table.host}}
     address = f"http://localhost/t/{table.id}?log=all"
     page = host.get(address).text
-    assert page.count("data-seq=") == 14
+    assert page.count("data-seq=") == 40
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
 
     def go_back(line: int, version: int, page_address: str | None):
@@ -346,10 +346,41 @@ def test_rule_6_going_back_from_the_whole_log_stays_on_the_whole_log(app, client
         data = {"csrf_token": csrf, "expected_version": str(version), "from": str(line)}
         return host.post(f"/t/{table.id}/undo", data=data, headers=headers).text
 
-    answer = go_back(13, 14, address)
-    assert answer.count("data-seq=") == 14 and "log=all" in re.search(r'hx-get="([^"]+)"', answer).group(1)
-    assert go_back(11, 15, f"http://localhost/t/{table.id}").count("data-seq=") == 12  # a page showing the newest lines
-    assert go_back(9, 16, "http://[").count("data-seq=") == 12  # no address: the newest lines
+    answer = go_back(39, 40, address)
+    assert answer.count("data-seq=") == 40 and "log=all" in re.search(r'hx-get="([^"]+)"', answer).group(1)
+    # a page showing the newest lines: back to the 12th in effect, line 25 (37 to 40 undone)
+    assert go_back(37, 41, f"http://localhost/t/{table.id}").count("data-seq=") == 16
+    assert go_back(35, 42, "http://[").count("data-seq=") == 18  # no address: the newest lines
+
+
+def test_rule_6_after_going_back_the_newest_lines_still_show_twelve_lines_in_effect(app, client):
+    """Game night: after the host went back a few times, most of the newest 12 lines were
+    undone ones, and the lines still in effect, the ones to go back to, were out of sight
+    but for "Show the whole log". The newest lines now reach back to the 12th in effect,
+    at most 48 lines in all."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for turn in range(30):  # 60 lines
+        for action in ({"type": "set_aside", "face": W, "count": 7}, {"type": "stop"}):
+            assert act(client, table, table.seats[turn % 2], action).status_code == 200
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table.id: {"host": table.host}}
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', host.get(f"/t/{table.id}").text).group(1)
+    headers = {"HX-Request": "true", "HX-Current-URL": f"http://localhost/t/{table.id}"}
+
+    def newest_lines_after_going_back_to(line: int, version: int) -> list[str]:
+        data = {"csrf_token": csrf, "expected_version": str(version), "from": str(line)}
+        page = host.post(f"/t/{table.id}/undo", data=data, headers=headers).text
+        return re.findall(r'<li class="(undone)?" data-seat="\d+" data-seq="(\d+)"', page)
+
+    lines = newest_lines_after_going_back_to(51, 60)  # 51 to 60 undone
+    assert [int(seq) for _, seq in lines] == list(range(60, 38, -1))  # back to line 39, the 12th in effect
+    assert sum(1 for undone, _ in lines if not undone) == 12
+    lines = newest_lines_after_going_back_to(21, 61)  # 21 to 50 undone too: 40 undone lines
+    assert [int(seq) for _, seq in lines] == list(range(60, 12, -1))  # 48 at most: 8 of the 12 in effect
+    ana = joined(app, table.seats[0]).get(f"/t/{table.id}").text  # every phone's newest lines alike
+    assert ana.count("data-seq=") == 48 and "Show the whole log" in ana
+    assert host.get(f"/t/{table.id}?log=all").text.count("data-seq=") == 60  # the rest one tap away
 
 
 @pytest.fixture

@@ -299,7 +299,8 @@ def identify(db, table_id: str, token: str | None) -> Viewer:
 def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None) -> list[dict[str, Any]]:
     """The event log as `viewer` may read it: secrets in actions (Lobo's recorded colours)
     are redacted by the game, in the action and in its sentence (`line`, a Text to render
-    in the reader's language). With `latest`, only that many of the newest events."""
+    in the reader's language). With `latest`, only the newest events, back to the
+    `latest`-th still in effect (store.events)."""
     return _described(db, table, store.events(db, table.id, latest), viewer)
 
 

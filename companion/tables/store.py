@@ -212,15 +212,24 @@ def moves(db, table_id: str, as_of: int | None = None) -> list[tuple[int, int, d
 EVENT_COLUMNS = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version, undone_by_seat"
 
 
+# The newest lines of a log reach back over its undone lines to `latest` lines in effect,
+# and stop at this many times `latest` lines in all (the page renders them every version).
+NEWEST_LINES_AT_MOST = 4
+
+
 def events(db, table_id: str, latest: int | None = None) -> list[dict[str, Any]]:
-    """The whole log in order, or only its `latest` events."""
+    """The whole log in order, or only its newest events: back to the `latest`-th still in
+    effect, the undone ones among them too. After the host went back a few times the newest
+    lines are mostly undone ones, and the lines still in effect (the ones to go back to)
+    must stay in sight all the same."""
     if latest is None:
         rows = db.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? ORDER BY seq", [table_id])
     else:
+        oldest_shown = "SELECT seq FROM events WHERE table_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1 OFFSET ?"
         rows = db.execute(
-            f"SELECT * FROM (SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT ?) AS latest"
-            " ORDER BY seq",
-            [table_id, latest],
+            f"SELECT * FROM (SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq >= COALESCE(({oldest_shown}), 0)"
+            " ORDER BY seq DESC LIMIT ?) AS latest ORDER BY seq",
+            [table_id, table_id, latest - 1, latest * NEWEST_LINES_AT_MOST],
         )
     return _event_dicts(rows)
 

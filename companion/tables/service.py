@@ -812,13 +812,8 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
     (`line`, a Text)."""
     if table.row.get("rematch_id") is not None or viewer.anonymous or is_closed(table):
         return []
-    # what can be redone at a version never changes: every phone of the table shares it
-    pending = db.redoable.get((table.id, table.version))
-    if pending is None:
-        pending = redoable(db, table, as_of=table.version)
-        db.redoable.put((table.id, table.version), pending)
     offer = []
-    for event in pending:
+    for event in _pending(db, table):
         if not viewer.host and viewer.seat != event["seat"]:
             break
         secret = _holds_a_secret_from(table, viewer, event)
@@ -830,6 +825,29 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
     if offer and not offer[0]["secret"]:
         offer[0].update(_redone_now(table, viewer, offer[0]))
     return offer
+
+
+def _pending(db, table: Table) -> list[dict[str, Any]]:
+    """The undone actions that can be redone, in order (redoable). What can be redone at a
+    version never changes: every phone of the table shares it."""
+    pending = db.redoable.get((table.id, table.version))
+    if pending is None:
+        pending = redoable(db, table, as_of=table.version)
+        db.redoable.put((table.id, table.version), pending)
+    return pending
+
+
+def undone_actions(db, table: Table, seat: int, viewer: Viewer) -> list[dict[str, Any]]:
+    """`seat`'s undone actions that can still be redone, oldest first, as `viewer` may read
+    them: a form of that seat's starts from what was entered before the host went back over
+    it (Lobo's meadows), so entering it again is one tap."""
+    if viewer.anonymous or (not viewer.host and viewer.seat != seat):
+        return []
+    return [
+        table.game.redact_action(table.state, seat, event["action"], viewer.seat)
+        for event in _pending(db, table)
+        if event["seat"] == seat
+    ]
 
 
 def _redone_now(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[str, Any]:

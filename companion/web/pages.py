@@ -230,6 +230,8 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
         "host_choices": host_choices,
         "can_undo": service.can_undo(db, table, viewer),
         "redo_offer": views.redo_offer_view(db, table, viewer),
+        # read only by a form that starts from what was entered before going back
+        "undone_actions": lambda: [] if acting_for is None else service.undone_actions(db, table, acting_for, viewer),
         # the host may go back to any line of the log (not once a rematch has started)
         "line_undo": viewer.host and table.row.get("rematch_id") is None and not service.is_closed(table),
         # read only when the log is not kept already (web/fragments.py): newest first

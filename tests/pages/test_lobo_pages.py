@@ -333,3 +333,41 @@ def test_rule_4_the_host_entering_for_a_seat_stays_on_it_after_an_undo(app, clie
                       headers={"HX-Request": "true", "HX-Current-URL": address})
     shown = html.unescape(answer.text)
     assert "Entering for Bruno (you are the host)" in shown and "as=1" in re.search(r'hx-get="([^"]+)"', shown).group(1)
+
+
+def test_rule_6_a_count_the_host_went_back_over_fills_the_form_again(app, client):
+    """Game night: the host went back over Dora's count (to mend an earlier line) and her
+    form came back empty: she had to count her meadows all over again. It now starts from
+    what she entered, for her and for the host entering for her, and never for another."""
+    table = lobo_table(client, ("Ana", "Bruno", "Dora"))
+    assert post(client, table, table["host"], END).status_code == 200
+    assert post(client, table, table["bearer"][2], meadows(meadow(7), meadow(9, wolf=True))).status_code == 200
+    assert post(client, table, table["bearer"][1], meadows(meadow(3))).status_code == 200
+    seq = client.get(f"/api/tables/{table['id']}/log").get_json()["events"][-2]["seq"]
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table["id"]: {"host": table["host_token"]}}
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', host.get(f"/t/{table['id']}").text).group(1)
+    data = {"csrf_token": csrf, "expected_version": "3", "from": str(seq)}  # Dora's count and Bruno's
+    assert host.post(f"/t/{table['id']}/undo", data=data, headers={"HX-Request": "true"}).status_code == 200
+
+    def sheep_fields(page: str) -> list[str]:
+        return re.findall(r'name="action.meadows.\d+.sheep"[^>]*value="([^"]*)"', page)
+
+    dora = html.unescape(phone_of(app, table, 2).get(f"/t/{table['id']}").text)
+    assert sheep_fields(dora)[:3] == ["7", "9", ""]
+    assert "Filled in as entered before it was undone" in dora and "Enter the meadows" in dora
+    for_dora = html.unescape(host.get(f"/t/{table['id']}?as=2").text)
+    assert sheep_fields(for_dora)[:3] == ["7", "9", ""]
+    bruno = html.unescape(phone_of(app, table, 1).get(f"/t/{table['id']}").text)
+    assert sheep_fields(bruno)[:2] == ["3", ""]  # his own, not Dora's
+    ana = html.unescape(phone_of(app, table, 0).get(f"/t/{table['id']}").text)
+    assert sheep_fields(ana)[:1] == [""] and "Filled in" not in ana
+    # entered again as filled in: one tap
+    page = tap(phone_of(app, table, 2), table, {"type": "meadows"}, **{
+        "action.meadows.0.sheep": "7", "action.meadows.0.fenced": "true", "action.meadows.0.wolf": "false",
+        "action.meadows.1.sheep": "9", "action.meadows.1.fenced": "true", "action.meadows.1.wolf": "true",
+    }).text
+    assert "Correct the meadows" in page and "Filled in" not in page
+    state = client.get(f"/api/tables/{table['id']}").get_json()["state"]
+    assert [(m["sheep"], m["wolf"]) for m in state["seats"][2]["meadows"]] == [(7, False), (9, True)]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import html
 import re
+import socket
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -88,3 +90,32 @@ def test_a_tap_whose_text_is_not_utf8_is_refused_with_a_sentence_and_changes_not
     assert response.status_code == 400
     assert alert(response) == "The request holds text that is not valid Unicode."
     assert client.get(f"/api/tables/{table.id}/log").get_json() == before
+
+
+# --- requests the push server cannot read at all ---------------------------------------------
+UNREADABLE = {
+    "a 100 KB address": (b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", b"414"),
+    "a 100 KB header": (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 100_000 + b"\r\n\r\n", b"400"),
+    "a negative length": (b"POST /tables HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\nhello", b"400"),
+    "no HTTP version": (b"HELLO THERE\r\n\r\n", b"400"),
+    "an HTTP version that is none": (b"GET / HTTP/9.9\r\nHost: x\r\n\r\n", b"400"),
+}
+
+
+@pytest.mark.parametrize("request_bytes, status", UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_a_request_the_push_server_cannot_read_gets_the_sentence_and_changes_nothing(push_server, request_bytes, status):
+    """gevent answered these with an empty 400 or 414, and reset the connection while the
+    rest of the request was unread, which can throw the answer away."""
+    tables_before = requests.get(push_server + "/tables").text.count('href="/t/')
+    host, port = urlsplit(push_server).hostname, urlsplit(push_server).port
+    with socket.create_connection((host, port), timeout=10) as phone:
+        phone.sendall(request_bytes)
+        answer = b""
+        while chunk := phone.recv(65536):  # read to the end: no reset
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 " + status + b" ")
+    assert b"Content-Type: text/plain; charset=utf-8" in head and b"Connection: close" in head
+    assert body == b"That request could not be understood. Reload the page and try again."
+    assert requests.get(push_server + "/tables").text.count('href="/t/') == tables_before
+    assert requests.get(push_server + "/healthz").status_code == 204  # still serving

@@ -246,11 +246,50 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
     return run(app, args, workers, sock, run_worker)
 
 
+# A request the server cannot read at all (a request line or a header past gevent's 8 KB, a
+# negative length, no HTTP version): no phone sends one, but whoever does is told so in the
+# companion's words, not with gevent's empty answer. Its language cannot be read either.
+UNREADABLE_REQUEST = "That request could not be understood. Reload the page and try again."
+UNREADABLE_DRAIN_BYTES = 1 << 20  # read and dropped, so the answer is not lost to a reset
+UNREADABLE_DRAIN_SECONDS = 1.0
+
+
+def unreadable_request_answer(status: str) -> bytes:
+    reasons = {"414": "URI Too Long"}
+    body = UNREADABLE_REQUEST.encode()
+    return (
+        f"HTTP/1.1 {status} {reasons.get(status, 'Bad Request')}\r\nConnection: close\r\n"
+        f"Content-Type: text/plain; charset=utf-8\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+
+
 def push_handler():
     """gevent's request handler, as the push server needs it."""
     from gevent.pywsgi import WSGIHandler
 
     class Handler(WSGIHandler):
+        def handle_one_request(self):
+            answer = super().handle_one_request()
+            if not isinstance(answer, tuple):
+                return answer
+            # (status, gevent's bare answer): a request it could not read
+            self.status = answer[0]
+            try:
+                self.socket.sendall(unreadable_request_answer(self.status))
+                # Closing with the rest of the request unread would reset the connection,
+                # and a reset can throw away the answer before the client reads it.
+                self.socket.shutdown(socket.SHUT_WR)
+                self.socket.settimeout(UNREADABLE_DRAIN_SECONDS)
+                left = UNREADABLE_DRAIN_BYTES
+                while left > 0:
+                    read = len(self.socket.recv(65536))
+                    if read == 0:
+                        break
+                    left -= read
+            except OSError:  # the client left, or kept sending: close all the same
+                pass
+            return None
+
         def handle(self) -> None:
             # Each part of an answer leaves at once (no Nagle): with Nagle, the second part
             # of an answer waited for the phone's delayed ACK, 40 ms, whenever a phone sent

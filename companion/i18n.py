@@ -21,7 +21,7 @@ from flask_babel import format_decimal, get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from .games.text import Text, isolated
+from .games.text import Text, isolated, plural_count
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT_LANGUAGE = "en"
@@ -180,7 +180,7 @@ def install_template_gettext(app) -> None:
     @pass_context
     def ngettext(context, singular, plural, num, **variables):
         variables.setdefault("num", num)
-        return _formatted(context, request_translations().ungettext(singular, plural, num), variables)
+        return _formatted(context, request_translations().ungettext(singular, plural, plural_count(num)), variables)
 
     @pass_context
     def pgettext(context, message_context, message, **variables):
@@ -191,7 +191,7 @@ def install_template_gettext(app) -> None:
     def npgettext(context, message_context, singular, plural, num, **variables):
         variables.setdefault("context", message_context)
         variables.setdefault("num", num)
-        return _formatted(context, request_translations().unpgettext(message_context, singular, plural, num), variables)
+        return _formatted(context, request_translations().unpgettext(message_context, singular, plural, plural_count(num)), variables)
 
     # Flask-Babel added Jinja's i18n extension ({% trans %}, and _ resolving to gettext)
     app.jinja_env.globals.update(gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)

@@ -36,12 +36,19 @@ class Text:
         elif self.plural is None:
             template = gettext(self.msgid)
         else:
-            template = ngettext(self.msgid, self.plural, self.n)
+            template = ngettext(self.msgid, self.plural, plural_count(self.n))
             params.setdefault("num", self.n)
         return template % params if params else template
 
     def __str__(self) -> str:
         return self.render()
+
+
+def plural_count(num: Any) -> Any:
+    """The number a plural form is chosen by: its size (CLDR's operand n), so −5 takes
+    "points" as 5 does; gettext's rules (French n > 1, Romanian's n % 100) misread a
+    negative."""
+    return abs(num) if isinstance(num, int) else num
 
 
 def N_(msgid: str, **params: Any) -> Text:

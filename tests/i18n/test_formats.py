@@ -140,6 +140,33 @@ def test_issue_7_a_negative_score_is_written_with_the_minus_sign_its_details_use
     assert "penalties \u221220" in client.get(f"/t/{table['id']}/results").get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("language", "counts"),
+    [
+        ("en", {-1: "\u22121 point", -5: "\u22125 points"}),
+        ("fr", {-1: "\u22121 point", -5: "\u22125 points", -20: "\u221220 points"}),  # not "−5 point"
+        ("ro", {-1: "\u22121 punct", -5: "\u22125 puncte", -20: "\u221220 de puncte"}),  # not "−5 de puncte"
+    ],
+)
+def test_issue_7_a_negative_number_takes_the_plural_of_its_size(app, language, counts):
+    """Game night, Qwixx in French and Romanian: a first penalty read "−5 point", "−5 de
+    puncte". The plural form goes by the number's size (CLDR's operand), the sign aside."""
+    for count, expected in counts.items():
+        assert rendered(app, language, NP_("%(num)s point", "%(num)s points", count)) == expected
+
+
+@pytest.mark.parametrize(("language", "score"), [("fr", "\u22125 points"), ("ro", "\u22125 puncte")])
+def test_issue_7_a_negative_score_on_a_page_takes_the_plural_of_its_size(client, language, score):
+    table = client.post("/api/tables", json={"game": "qwixx", "players": ["Ana", "Bruno"]}).get_json()
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    dice = {"white1": 1, "white2": 1, "red": 1, "yellow": 1, "green": 1, "blue": 1}
+    for action in ({"type": "roll", "dice": dice}, {"type": "white", "row": None, "seat": 0},
+                   {"type": "white", "row": None, "seat": 1}, {"type": "colour", "row": None, "seat": 0}):
+        assert client.post(f"/api/tables/{table['id']}/actions", json=action, headers=host).status_code == 200
+    page = client.get(f"/t/{table['id']}", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert f'<span class="qx-total key-number">{score}</span>' in page
+
+
 def barbecue_endings():
     """Heckmeck Barbecue's three ways to end, each played to its last line: a failure with
     the snail supply empty, a failure with no spot for a snail, a result above 36 with no

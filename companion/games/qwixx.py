@@ -378,7 +378,7 @@ class Qwixx(Game):
             return N_("passed the white sum") if row is None else N_("crossed the white sum in %(row)s", row=ROW_NAMES.get(row, row))
         if row is None:
             return N_("passed the colour sum")
-        return N_("crossed white %(white)s + %(row)s", white=action.get("white"), row=ROW_NAMES.get(row, row))
+        return N_("crossed white %(white)s + %(die)s", white=action.get("white"), die=DIE_NAMES.get(row, row))
 
     redo_ends_badly = N_(
         "Redoing “%(name)s %(line)s” would now cost %(name)s a penalty, which it did not when it was first entered: "
@@ -396,7 +396,10 @@ class Qwixx(Game):
             line = N_("crossed %(number)s in %(row)s (white sum)", number=number, row=ROW_NAMES[row])
         elif kind == "colour" and row is not None:
             number = before["roll"][f"white{action['white']}"] + before["roll"][row]
-            line = N_("crossed %(number)s in %(row)s (white %(white)s + %(row)s)", number=number, row=ROW_NAMES[row], white=action["white"])
+            line = N_(
+                "crossed %(number)s in %(row)s (white %(white)s + %(die)s)",
+                number=number, row=ROW_NAMES[row], white=action["white"], die=DIE_NAMES[row],
+            )
         if line is not None and row in after["sheets"][seat]["locks"] and row not in before["sheets"][seat]["locks"]:
             line = N_("%(crossed)s and locked the row", crossed=line)
         penalties = after["sheets"][seat]["penalties"]

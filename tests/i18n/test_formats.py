@@ -167,6 +167,27 @@ def test_issue_7_a_negative_score_on_a_page_takes_the_plural_of_its_size(client,
     assert f'<span class="qx-total key-number">{score}</span>' in page
 
 
+def test_issue_7_a_qwixx_die_s_colour_agrees_with_the_die_not_the_row(app, client):
+    """Game night, in French: "Cocher 9 dans la ligne verte (blanc 1 + verte)"; the die is
+    "vert" (un dé), the row "verte" (une ligne)."""
+    table = client.post("/api/tables", json={"game": "qwixx", "players": ["Ana", "Bruno"]}).get_json()
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    dice = {"white1": 3, "white2": 1, "red": 1, "yellow": 1, "green": 6, "blue": 1}
+    for action in ({"type": "roll", "dice": dice}, {"type": "white", "row": None, "seat": 0}, {"type": "white", "row": None, "seat": 1}):
+        assert client.post(f"/api/tables/{table['id']}/actions", json=action, headers=host).status_code == 200
+    phone = app.test_client()
+    with phone.session_transaction() as session:
+        session["tables"] = {table["id"]: {"host": table["host_token"]}}
+    page = phone.get(f"/t/{table['id']}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Cocher 9 dans la ligne verte (blanc 1 + vert)" in page
+    colour = {"type": "colour", "row": "green", "white": 1, "seat": 0}
+    assert client.post(f"/api/tables/{table['id']}/actions", json=colour, headers=host).status_code == 200
+    log = client.get(f"/api/tables/{table['id']}/log", headers={"Accept-Language": "fr"}).get_json()["events"]
+    assert log[-1]["text"] == "a coché 9 dans la ligne verte (blanc 1 + vert)"
+    log = client.get(f"/api/tables/{table['id']}/log", headers={"Accept-Language": "pt"}).get_json()["events"]
+    assert log[-1]["text"] == "riscou 9 na linha verde (branco 1 + verde)"
+
+
 def barbecue_endings():
     """Heckmeck Barbecue's three ways to end, each played to its last line: a failure with
     the snail supply empty, a failure with no spot for a snail, a result above 36 with no

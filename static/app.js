@@ -326,6 +326,11 @@
     pushing = false;
     document.documentElement.dataset.push = "off";
   });
+  // The element that asked for an answer (the poller, a tap's form): in htmx's swap events
+  // `elt` is the element swapped into, the table, whoever asked.
+  function requester(event) {
+    return event.detail.requestConfig ? event.detail.requestConfig.elt : event.detail.elt;
+  }
   function isPoller(element) {
     return Boolean(element && element.classList && element.classList.contains("poller"));
   }
@@ -493,7 +498,7 @@
       event.detail.shouldSwap = false;
       return;
     }
-    if (incoming < shownVersion() || (isPoller(event.detail.elt) && addsNothing(event.detail.serverResponse, incoming))) event.detail.shouldSwap = false;
+    if (incoming < shownVersion() || (isPoller(requester(event)) && addsNothing(event.detail.serverResponse, incoming))) event.detail.shouldSwap = false;
   });
   // A refused tap (or a redo stopped by a rule) whose answer a newer table overtook (not
   // swapped in, or dropped by htmx as its form had left the page): the newer table stays,

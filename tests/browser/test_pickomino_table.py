@@ -608,3 +608,23 @@ def test_going_back_from_the_whole_log_stays_on_the_whole_log(live_server, new_p
     expect(host.locator("#table")).to_have_attribute("data-version", "15")
     expect(host.locator(".log li")).to_have_count(14)
     expect(host.locator(".poller")).to_have_attribute("hx-get", re.compile(r"log=all"))
+
+
+def test_a_poll_answer_of_the_table_shown_keeps_the_roll_begun(live_server, new_phone):
+    """A poll sent before the page's own tap was answered comes back with the table that
+    tap made, which the page shows already: swapping it in would wipe the dice the player
+    has begun to tap since. (The check looked at the swap event's element, which htmx
+    sets to the target, never the poller, so it never held.)"""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    ana = join(new_phone, table, "Ana")
+    compose_roll(ana, [3, 5, "worm"])
+    panel = ana.locator(".panel-roll")
+    expect(panel.locator(".composed-count")).to_have_text("3 / 8")
+    table_id = ana.url.rstrip("/").rsplit("/", 1)[1]
+    ana.evaluate(
+        """address => htmx.ajax("GET", address, {source: document.querySelector("#table .poller"), target: "#table", swap: "outerHTML"})""",
+        f"/t/{table_id}/poll?v=-1",  # as a poll sent with an older version: the table shown
+    )
+    ana.wait_for_timeout(500)
+    expect(panel.locator(".composed-count")).to_have_text("3 / 8")
+    assert_not_reloaded(ana)

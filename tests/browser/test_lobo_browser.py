@@ -59,7 +59,10 @@ def test_two_phones_one_reveals_the_other_sees_it(new_phone, live_server, shots_
     expect(seat_row(bruno, 0)).to_contain_text("secret colour")
     assert color not in bruno.locator("#table").inner_text()
 
-    ana.get_by_role("button", name="Reveal my colour").tap()
+    # a colour shown cannot be hidden again: the first tap only asks
+    ana.locator("details.lobo-reveal summary", has_text="Reveal my colour").tap()
+    expect(seat_row(bruno, 0)).to_contain_text("secret colour")
+    ana.get_by_role("button", name="Yes, show my colour to everyone").tap()
     expect(seat_row(ana, 0).locator(f".flock-{color}")).to_be_visible()
 
     # Bruno's phone shows it by itself (polling), without a reload

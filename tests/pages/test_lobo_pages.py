@@ -371,3 +371,24 @@ def test_rule_6_a_count_the_host_went_back_over_fills_the_form_again(app, client
     assert "Correct the meadows" in page and "Filled in" not in page
     state = client.get(f"/api/tables/{table['id']}").get_json()["state"]
     assert [(m["sheep"], m["wolf"]) for m in state["seats"][2]["meadows"]] == [(7, False), (9, True)]
+
+
+def test_rule_4_revealing_a_colour_asks_once_more_it_cannot_be_hidden_again(app, client):
+    """Host QA: the host's phone opened on "Enter for: Rita" with "Reveal Rita's colour" as
+    its first big button, and one stray tap showed Rita's secret colour to everyone (an undo
+    does not unsee it). The reveal now asks once more, on every phone."""
+    table = lobo_table(client, ("Rita", "Sam"))
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table["id"]: {"host": table["host_token"]}}
+    for phone, reveal, confirm in (
+        (host, "Reveal Rita's colour", "Yes, show Rita's colour to everyone"),
+        (phone_of(app, table, 0), "Reveal my colour", "Yes, show my colour to everyone"),
+    ):
+        page = html.unescape(phone.get(f"/t/{table['id']}").text)
+        question = re.search(r'<details class="confirm lobo-reveal">(.*?)</details>', page, re.S)
+        assert question is not None
+        summary, rest = question.group(1).split("</summary>", 1)
+        assert reveal in summary and "<button" not in summary
+        assert confirm in rest and json.dumps(REVEAL) in rest
+        assert page.count(json.dumps(REVEAL)) == 1  # no other way to reveal

@@ -301,6 +301,20 @@ def test_rule_6_a_players_redo_of_all_stops_quietly_before_someone_elses_action(
     assert redo(client, played, played.seats[1], all=True).get_json()["redo"] == {"redone": 3, "stopped": None}
 
 
+def test_rule_6_the_undo_button_says_whose_action_it_undoes_and_what(app, client, played):
+    """Game night, Qwixx: the host, playing Ana, tapped "Undo the last action" to take back
+    her own cross, and undid Bruno's pass, entered just after: the button did not say
+    whose. It says it now, on the host's phone and on the player's."""
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {played.id: {"host": played.host}}
+    for phone in (host, joined(app, played.seats[1])):
+        page = html.unescape(phone.get(f"/t/{played.id}").text)
+        undo_button = re.search(r'<form class="undo".*?<button class="btn">(.*?)</button>', page, re.S).group(1)
+        assert re.sub(r"<[^>]+>", " ", undo_button).split() == "Undo the last action Bruno stopped — took 22 from the grill".split()
+    assert '<form class="undo"' not in joined(app, played.seats[0]).get(f"/t/{played.id}").text  # not Ana's to undo
+
+
 def test_rule_6_undo_and_redo_from_the_page_every_phone_sees_it(app, client, played):
     host = app.test_client()
     with host.session_transaction() as session:

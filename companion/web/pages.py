@@ -229,6 +229,8 @@ def situation(table: service.Table, viewer: service.Viewer, error: str | None = 
         "acting_for": acting_for,
         "host_choices": host_choices,
         "can_undo": service.can_undo(db, table, viewer),
+        # what "Undo the last action" undoes (the host's undoes whoever acted last), read only then
+        "undo_line": lambda: views.last_line_view(db, table, viewer),
         "redo_offer": views.redo_offer_view(db, table, viewer),
         # read only by a form that starts from what was entered before going back
         "undone_actions": lambda: [] if acting_for is None else service.undone_actions(db, table, acting_for, viewer),

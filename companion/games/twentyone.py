@@ -272,7 +272,7 @@ class TwentyOne(Game):
             "sheet_layouts",
             None,
             N_("Printed sheets"),
-            N_("Playing with the printed block? Copy the colours of your sheet once, row by row; the companion remembers them for your next tables."),
+            N_("Playing with the printed block? Copy the colours of your sheet once, row by row, and choose its letter above: once a game with it is played to the end, the companion fills it in for you whenever you have that sheet again."),
             check_layouts,
             per_seat=True,
         ),

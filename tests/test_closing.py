@@ -86,3 +86,24 @@ def test_a_closed_table_asks_no_phone_for_a_tap_to_alert_it(app, client):
     assert "data-alerts-offer" in ana.get(f"/t/{table.id}").get_data(as_text=True)
     assert close(host_phone(app, table), table.id).status_code == 303
     assert "data-alerts-offer" not in ana.get(f"/t/{table.id}").get_data(as_text=True)
+
+
+def test_an_abandoned_table_says_so_on_the_table_screen_its_results_and_the_players_page(app, client):
+    """Host QA: after the host closed a table before its end, its TV screen still read
+    "Bruno's turn", its results page "not over yet: its results come when it ends" (they
+    never will) and its players' pages "in progress", while the table list said abandoned."""
+    table = create(client, "pickomino", ("Maria", "Bruno"))
+    act(client, table, table.seats[0], {"type": "set_aside", "face": "worm", "count": 2})
+    assert close(host_phone(app, table), table.id).status_code == 303
+    screen = html.unescape(client.get(f"/t/{table.id}/screen").get_data(as_text=True))
+    assert "The host closed this table before the end: the game is abandoned." in screen
+    assert "Maria's turn" not in screen
+    polled = html.unescape(client.get(f"/t/{table.id}/screen/poll?v=0").get_data(as_text=True))
+    assert "the game is abandoned" in polled
+    results = client.get(f"/t/{table.id}/results")
+    assert results.status_code == 409
+    text = html.unescape(results.get_data(as_text=True))
+    assert f"The host closed table {table.id} before the end: the game is abandoned, with no results." in text
+    assert "not over yet" not in text
+    player = html.unescape(client.get("/players/Maria").get_data(as_text=True))
+    assert "abandoned" in player and "in progress" not in player

@@ -44,7 +44,7 @@ def unknown_table(table_id: str):
 
 def not_over(table: service.Table):
     """A finished table's page, asked of a table still being played: say so, and lead there."""
-    return render_template("not_over.html", table_id=table.id, game=table.game), 409
+    return render_template("not_over.html", table_id=table.id, game=table.game, abandoned=service.is_closed(table)), 409
 
 
 def loaded(table_id: str) -> service.Table | None:

@@ -329,6 +329,8 @@ class Barbecue(wormdice.WormDiceGame):
     def turn_outcome(self, state: dict[str, Any]) -> Text:
         record, names = state["last_turn"], state["players"]
         outcome, spot_value = record["outcome"], record["spot"]
+        if outcome == FAILED and record["reason"] == wormdice.DECLARED_FAILED:
+            return _failure_consequence(state, record)  # after "declared the turn failed": what it did
         if outcome == FAILED:
             return N_(
                 "turn failed (%(reason)s): %(consequence)s",

@@ -103,6 +103,14 @@ def test_players_index_lists_every_name_once_whatever_its_case(client):
     assert "2 tables" in page
 
 
+def test_players_index_is_in_alphabetical_order_accents_aside(client):
+    """Host QA: "Çécile" came after "Zoë" (the order of the characters' code points)."""
+    create(client, "lobo", ("Zoë", "Çécile", "bruno", "Élodie"))
+    page = client.get("/players").get_data(as_text=True)
+    names = re.findall(r'<a href="/players/[^"]+"><strong>([^<]+)</strong>', page)
+    assert names == ["bruno", "Çécile", "Élodie", "Zoë"]
+
+
 def test_pickomino_scores_of_the_played_game(client):
     """The game the history tests play ends as the helper says (a guard on the helper)."""
     table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))

@@ -8,6 +8,7 @@ saved again), so the history and the players' pages never replay every game.
 from __future__ import annotations
 
 import logging
+import unicodedata
 from datetime import datetime, timezone
 from typing import Any
 
@@ -121,4 +122,11 @@ def players(db) -> list[dict[str, Any]]:
     for seat in store.seated_names(db):
         entry = found.setdefault(seat["name_key"], {"name": seat["name"], "tables": 0})
         entry["tables"] += 1
-    return sorted(found.values(), key=lambda entry: entry["name"].casefold())
+    return sorted(found.values(), key=lambda entry: alphabetical(entry["name"]))
+
+
+def alphabetical(name: str) -> tuple[str, str]:
+    """A name's place in an alphabetical list: its letters without their accents first
+    (Çécile among the Cs, not after Zoë), then as written."""
+    bare = "".join(char for char in unicodedata.normalize("NFKD", name) if not unicodedata.combining(char))
+    return bare.casefold(), name.casefold()

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
+
+from companion.games import GAMES
 
 
 def test_issue_7_a_portuguese_phone_starts_a_table_and_plays_a_turn_in_portuguese(live_server, new_phone):
@@ -48,3 +51,24 @@ def test_issue_7_a_portuguese_phone_starts_a_table_and_plays_a_turn_in_portugues
     host.get_by_role("navigation", name="Language").get_by_role("link", name="Português").tap()
     expect(host.get_by_role("heading", name="Abrir uma mesa")).to_be_visible()
     expect(host.locator("time").first).to_have_text(re.compile(r"^\d{2}/\d{2}/\d{4},? \d{2}:\d{2}$"))
+
+
+@pytest.mark.parametrize("language", ["en", "pt", "fr", "ro"])
+def test_issue_7_the_start_form_fits_a_phone_in_every_language_with_each_game_s_options(live_server, new_phone, language):
+    """Host QA: in Romanian, Twenty One's sheet choices ("împărțită la întâmplare") stuck out
+    past the card, and the home page scrolled sideways (385 px on a 360 px screen)."""
+    host = new_phone(locale=language)
+    host.goto(live_server.url + "/")
+    expect(host.locator("html")).to_have_attribute("lang", language)
+    game_select = host.locator('select[name="game"]')
+    for slug in GAMES:
+        game_select.select_option(value=slug)
+        if GAMES[slug].options:
+            expect(host.locator(f'fieldset.options[data-game="{slug}"]')).to_be_visible()
+        for copy in host.locator(f'fieldset.options[data-game="{slug}"] details').all():
+            copy.locator("summary").tap()  # the printed sheets' copies too
+        wide = host.evaluate(
+            """() => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+                   .slice(0, 5).map(e => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
+        )
+        assert wide == [] and host.evaluate("document.scrollingElement.scrollWidth <= document.documentElement.clientWidth"), (slug, wide)

@@ -24,13 +24,14 @@ def seated_phone(new_phone, server_url: str, slug: str):
 
 
 def fits_the_screen_width(phone) -> bool:
-    return phone.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+    # the layout's width: a phone's innerWidth grows to a page wider than the screen
+    return phone.evaluate("document.scrollingElement.scrollWidth <= document.documentElement.clientWidth")
 
 
 def wider_than_the_screen(phone) -> list[str]:
     """What sticks out past the phone's right edge (said when a page does not fit)."""
     return phone.evaluate(
-        """() => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > innerWidth + 1)
+        """() => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
                .slice(0, 8).map(e => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
     )
 

@@ -129,6 +129,20 @@
     const form = event.detail.elt.closest && event.detail.elt.closest("form");
     if (form) form.classList.remove("sending");
   });
+  // A double tap is one tap: its second must not land on what the first one's answer put
+  // under the finger ("Undo the last action" after a roll, a colour sum after the white
+  // sum, which ended the turn). The table a tap brought takes no tap for a moment.
+  // (Marked on the document: htmx settles the swapped-in table's own classes.)
+  const FRESH_TABLE_MS = 500;
+  let freshTable = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const source = event.detail.requestConfig && event.detail.requestConfig.elt;  // the tap's form
+    const target = event.detail.target;
+    if (!event.detail.shouldSwap || !target || target.id !== "table" || !(source && source.closest && source.closest("form"))) return;
+    document.documentElement.classList.add("just-answered");
+    clearTimeout(freshTable);
+    freshTable = setTimeout(function () { document.documentElement.classList.remove("just-answered"); }, FRESH_TABLE_MS);
+  });
 })();
 
 // The start form shows only the chosen game's options (all of them without JavaScript).

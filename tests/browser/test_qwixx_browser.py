@@ -5,6 +5,8 @@ then a colour sum, and a pass that costs a penalty asks once more. No phone is r
 
 from __future__ import annotations
 
+import re
+
 import requests
 from playwright.sync_api import Page, expect
 
@@ -119,6 +121,8 @@ def test_a_double_tap_on_the_penalty_pass_does_not_confirm_it(new_phone, live_se
     ana.get_by_role("button", name="Pass", exact=True).tap()
     summary = ana.locator("summary", has_text="take a penalty")
     expect(summary).to_be_visible()
+    # the table that tap brought takes taps once a double tap's second would have landed
+    expect(ana.locator("html")).not_to_have_class(re.compile(r"\bjust-answered\b"))
     summary.evaluate("element => window.scrollBy(0, element.getBoundingClientRect().top - innerHeight / 2)")
     ana.wait_for_timeout(100)
     before = summary.bounding_box()
@@ -131,3 +135,47 @@ def test_a_double_tap_on_the_penalty_pass_does_not_confirm_it(new_phone, live_se
     ana.touchscreen.tap(x, y)  # the second tap of a double tap: it closes the question
     expect(confirm).to_be_hidden()
     assert requests.get(f"{live_server.url}/api/tables/{table['id']}", timeout=10).json()["state"]["sheets"][0]["penalties"] == 0
+
+
+def double_tap(phone: Page, button) -> None:
+    """Two taps 250 ms apart on one spot, as a thumb makes them: the page's answer to the
+    first lands in between."""
+    box = button.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    phone.touchscreen.tap(x, y)
+    phone.wait_for_timeout(250)
+    phone.touchscreen.tap(x, y)
+
+
+def test_a_double_tap_is_one_tap_not_a_tap_on_what_its_answer_put_under_the_finger(new_phone, live_server):
+    """Game night: a double tap on "Enter the roll" entered the roll, and its second tap
+    landed on "Undo the last action", which the answer had put under the finger: the roll
+    was undone on every phone. And the active player, last to choose the white sum, double
+    tapped "Cross 9 in yellow": the second tap crossed a colour sum and ended the turn."""
+    table = live_server.create(["Ana", "Bruno"], game="qwixx")
+    ana = join(new_phone, table["seats"][0]["join_url"], "Ana")
+    for die, value in ROLL.items():
+        ana.locator("label.qx-face").filter(has=ana.locator(f'input[name="action.dice.{die}"][value="{value}"]')).tap()
+    enter = ana.get_by_role("button", name="Enter the roll")
+    enter.scroll_into_view_if_needed()
+    double_tap(ana, enter)
+    expect(ana.locator(".qx-white-sum strong")).to_have_text("7")
+    ana.wait_for_timeout(500)
+    log = requests.get(f"{live_server.url}/api/tables/{table['id']}/log", timeout=10).json()["events"]
+    assert [(event["action"]["type"], event["undone"]) for event in log] == [("roll", False)]
+
+    answer = requests.post(
+        f"{live_server.url}/api/tables/{table['id']}/actions",
+        json={"type": "white", "row": None, "seat": 1},
+        headers={"Authorization": f"Bearer {table['host_token']}"},
+        timeout=10,
+    )
+    assert answer.status_code == 200, answer.text
+    cross = ana.get_by_role("button", name="Cross 7 in yellow")
+    cross.scroll_into_view_if_needed()
+    double_tap(ana, cross)
+    expect(ana.locator("form.qx-choose")).to_be_visible()  # step 2, still hers to choose
+    ana.wait_for_timeout(500)
+    log = requests.get(f"{live_server.url}/api/tables/{table['id']}/log", timeout=10).json()["events"]
+    assert [event["action"]["type"] for event in log] == ["roll", "white", "white"]
+    assert requests.get(f"{live_server.url}/api/tables/{table['id']}", timeout=10).json()["state"]["step"] == "colour"

@@ -297,9 +297,31 @@
     setTimeout(connectAgain, TRY_AGAIN_MS);
   }
 
+  // A page that has not heard the companion for a while says so: it would look live while
+  // showing an old table (an old "Your turn"). Heard: anything on the held connection (a
+  // ping every 15 s), any answer to a poll (every 2 s) or a tap. A page coming back into
+  // view is given the time of a poll or a reconnection before it says anything.
+  const QUIET_MS = { pushing: 20000, polling: 7000 };
+  let lastHeard = Date.now();
+  function heard() {
+    lastHeard = Date.now();
+    showConnection();
+  }
+  function showConnection() {
+    const lost = !document.hidden && Date.now() - lastHeard > (pushing ? QUIET_MS.pushing : QUIET_MS.polling);
+    document.querySelectorAll("[data-connection-lost]").forEach(function (sentence) { sentence.hidden = !lost; });
+  }
+  setInterval(showConnection, 1000);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) heard(); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const xhr = event.detail.xhr;
+    if (xhr && xhr.status > 0 && xhr.status < 500) heard();  // a proxy's 502 is not the companion
+  });
+
   // Push works once the held connection speaks; while it does, the poller stays quiet.
   // Silence (a proxy that buffers, a connection gone) brings the polling back by itself.
   function alive() {
+    heard();
     pushing = true;
     document.documentElement.dataset.push = "on";
     clearTimeout(silence);

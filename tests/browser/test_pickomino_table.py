@@ -628,3 +628,21 @@ def test_a_poll_answer_of_the_table_shown_keeps_the_roll_begun(live_server, new_
     ana.wait_for_timeout(500)
     expect(panel.locator(".composed-count")).to_have_text("3 / 8")
     assert_not_reloaded(ana)
+
+
+def test_a_phone_that_has_not_heard_the_companion_for_a_while_says_so(live_server, new_phone):
+    """Game night: with the companion stopped, every phone looked live, "Your turn" and all,
+    showing a table already old; only a tap said something was wrong. A phone that has not
+    heard the companion for a while says so, and stops saying it once it hears it again."""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    bruno = join(new_phone, table, "Bruno")
+    lost = bruno.locator("[data-connection-lost]")
+    expect(lost).to_be_hidden()
+    bruno.wait_for_timeout(2500)  # polls answered: nothing to say
+    expect(lost).to_be_hidden()
+    bruno.route("**/poll*", lambda route: route.abort())  # the companion is gone
+    expect(lost).to_be_visible(timeout=12000)
+    expect(lost).to_have_text("Not connected to the companion: this table may be out of date. Trying again…")
+    bruno.unroute("**/poll*")
+    expect(lost).to_be_hidden(timeout=6000)
+    assert_not_reloaded(bruno)

@@ -257,10 +257,17 @@
       if (navigator.share && navigator.canShare && navigator.canShare({ files: [file] })) {
         return navigator.share({ text: text, files: [file] });
       }
-      if (navigator.share) return navigator.share({ text: text }).then(function () { download(blob, file.name); });
+      if (navigator.share) return navigator.share({ text: text }).then(function () { download(blob, file.name); told("saved"); });
       download(blob, file.name);
-      if (navigator.clipboard) return navigator.clipboard.writeText(text).catch(function () {});
+      if (!navigator.clipboard) return told("saved");
+      return navigator.clipboard.writeText(text).then(function () { told("done"); }, function () { told("saved"); });
     }).catch(function () {});  // the player closed the share sheet: nothing to do
+  }
+  // Without a share sheet nothing on the screen moves: the page says what was done.
+  function told(which) {
+    document.querySelectorAll("[data-share-done], [data-share-saved]").forEach(function (sentence) {
+      sentence.hidden = !sentence.hasAttribute("data-share-" + which);
+    });
   }
 
   document.addEventListener("click", function (event) {

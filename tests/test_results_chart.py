@@ -86,3 +86,26 @@ def test_a_player_level_with_nobody_is_drawn_at_their_score():
     ana, bruno = ([point.split(",") for point in line.get("points").split()] for line in alone.findall(f"{SVG}polyline"))
     assert ana[0][1] != bruno[0][1]  # level at the start: side by side
     assert ana[1:] == [point.split(",") for point in apart.find(f"{SVG}polyline").get("points").split()][1:]
+
+
+def test_the_shared_picture_keeps_every_line_and_the_whole_legend_inside_it():
+    """Host QA: in the picture Share sends, the tie-break sentence ran off its right edge,
+    and the legend was cut off at its foot (the fourth player missing): the chart, a nested
+    picture without a size, filled the whole card and was centred in it. With every score
+    below 0 (Qwixx) the chart's top read 1."""
+    from companion.web.chart import CARD_LINE_CHARACTERS, results_card
+
+    names = ["Ana", "Bruno", "Caio", "Dora"]
+    series = [[0, -5, -10, -20], [0, -5, -10, -15], [0, 0, -10, -15], [0, 0, -5, -15]]
+    tie = "Bruno, Caio and Dora tied on −15 points: the rules have no tie-break, they share the place."
+    card = results_card("Qwixx · 27/11/2026", ["1. Bruno: −15", "1. Caio: −15", "1. Dora: −15", "4. Ana: −20", tie],
+                        score_chart(series, names, "label", "axis", ink="#111111"), len(names))
+    root = ElementTree.fromstring(card)
+    card_height = float(root.get("height"))
+    texts = [element.text for element in root.findall(f"{SVG}text")]
+    assert all(len(text) <= CARD_LINE_CHARACTERS for text in texts)
+    assert " ".join(texts[5:]) == tie  # broken between words, nothing lost
+    chart = root.find(f".//{SVG}svg")
+    assert float(chart.get("y")) + float(chart.get("height")) <= card_height
+    legend = [text.text for text in chart.findall(f"{SVG}text")]
+    assert legend[:2] == ["0", "\u221220"] and legend[-4:] == ["Ana: \u221220", "Bruno: \u221215", "Caio: \u221215", "Dora: \u221215"]

@@ -4,6 +4,8 @@ page and for the image its Share button sends."""
 
 from __future__ import annotations
 
+import textwrap
+
 from markupsafe import Markup, escape
 
 from ..games.text import isolated
@@ -32,7 +34,9 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
     names the x axis; `ink` colours the legend (the page's text colour by default)."""
     steps = max(len(points) for points in series) - 1
     low = min(0, *(min(points) for points in series))
-    high = max(1, *(max(points) for points in series))
+    high = max(0, *(max(points) for points in series))  # all scores below 0 (Qwixx): 0 on top
+    if high == low:
+        high = low + 1
     plot_width, plot_height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(step: int) -> float:
@@ -83,19 +87,32 @@ def chart_height(players: int) -> int:
     return HEIGHT + LEGEND_LINE * players + 10
 
 
+# An SVG text does not wrap: a line of the card longer than this (a tie-break sentence) is
+# broken between words, to stay inside the picture at 17 units a character's height.
+CARD_LINE_CHARACTERS = 62
+CARD_CHART_SCALE = 0.9
+
+
 def results_card(heading: str, lines: list[str], chart: Markup, players: int) -> str:
     """The results as one standalone SVG image (what Share sends as a picture): a heading,
     a line per player, the chart; dark ink on white, whatever the phone's theme."""
-    top = 40 + 26 * len(lines)
-    height = top + chart_height(players) * 0.9 + 16
+    shown = [part for line in lines for part in textwrap.wrap(line, CARD_LINE_CHARACTERS, break_long_words=True) or [""]]
+    top = 40 + 26 * len(shown)
+    chart_width, chart_tall = WIDTH * CARD_CHART_SCALE, chart_height(players) * CARD_CHART_SCALE
+    height = top + chart_tall + 16
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" viewBox="0 0 {WIDTH} {height:.0f}"'
         ' font-family="system-ui, sans-serif">',
         f'<rect width="{WIDTH}" height="{height:.0f}" fill="#ffffff"/>',
         f'<text x="16" y="28" font-size="20" font-weight="700" fill="#111111">{escape(heading)}</text>',
     ]
-    for index, line in enumerate(lines):
+    for index, line in enumerate(shown):
         parts.append(f'<text x="16" y="{58 + 26 * index}" font-size="17" fill="#111111">{escape(line)}</text>')
-    parts.append(f'<g transform="translate(0 {top}) scale(0.9)" color="#111111">{chart}</g>')
+    # placed and sized itself: a nested picture without a size fills the whole card and is
+    # centred in it, which cut its legend off at the foot
+    placed = str(chart).replace(
+        '<svg class="score-chart"', f'<svg class="score-chart" x="0" y="{top}" width="{chart_width:.0f}" height="{chart_tall:.0f}"', 1
+    )
+    parts.append(f'<g color="#111111">{placed}</g>')
     parts.append("</svg>")
     return "".join(parts)

@@ -123,7 +123,7 @@ def test_share_sends_the_text_and_a_png_through_the_share_sheet(live_server, new
 
 def test_share_without_a_share_sheet_downloads_the_png(live_server, new_phone):
     table_id, _selectors = finished(live_server)
-    phone = new_phone(is_mobile=False, has_touch=False)
+    phone = new_phone(is_mobile=False, has_touch=False, permissions=["clipboard-read", "clipboard-write"])
     phone.add_init_script("delete Navigator.prototype.share; delete Navigator.prototype.canShare;")
     phone.goto(f"{live_server.url}/t/{table_id}/results")
     with phone.expect_download() as waiting:
@@ -132,6 +132,12 @@ def test_share_without_a_share_sheet_downloads_the_png(live_server, new_phone):
     assert download.suggested_filename == f"pickomino-{table_id}.png"
     with open(download.path(), "rb") as picture:
         assert picture.read(8) == b"\x89PNG\r\n\x1a\n"
+    # nothing on the screen moved: the page says what was done (host QA)
+    expect(phone.locator("[data-share-done]")).to_have_text(
+        "The picture is saved in the phone's downloads and the text is copied: paste it into the group's chat."
+    )
+    expect(phone.locator("[data-share-saved]")).to_be_hidden()
+    assert phone.evaluate("navigator.clipboard.readText()").split("\n")[1:] == ["1. Ana: 15", "2. Caio: 13", "3. Bruno: 12"]
 
 
 def test_the_results_chart_and_the_links_read_and_tap_on_a_360_px_phone(live_server, new_phone, shots_dir):

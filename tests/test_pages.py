@@ -89,6 +89,26 @@ def test_the_join_link_sets_the_seat_cookie_and_redirects_to_the_table(app, clie
     assert "You are Bruno" in phone.get(f"/t/{table_id}").text
 
 
+def test_a_phone_that_is_one_player_s_asks_before_it_becomes_another_s(app, client):
+    """Host QA: Bruno's phone scanned Çécile's code and became Çécile's without a word,
+    leaving Bruno without his sheet. It asks first; scanning its own code again does not."""
+    table_id = start_table(client)
+    tokens = join_links(client, table_id)
+    phone = app.test_client()
+    assert phone.get(f"/j/{tokens[1]}").status_code == 303  # Bruno's phone
+    asked = phone.get(f"/j/{tokens[0]}")  # Ana's code, by mistake
+    assert asked.status_code == 200 and asked.headers["Cache-Control"] == "no-store"
+    page = html.unescape(asked.text)
+    assert "This phone is Bruno's at this table" in page
+    assert "You scanned Ana's code. If this phone becomes Ana's, Bruno needs their own code again to get back their sheet." in page
+    assert f'href="/t/{table_id}">Stay Bruno</a>' in page
+    assert "You are Bruno" in phone.get(f"/t/{table_id}").text  # nothing changed yet
+    assert phone.get(f"/j/{tokens[1]}").status_code == 303  # its own code: no question
+    switched = phone.get(f"/j/{tokens[0]}?switch=yes")
+    assert (switched.status_code, switched.headers["Location"]) == (303, f"/t/{table_id}")
+    assert "You are Ana" in phone.get(f"/t/{table_id}").text
+
+
 def test_an_unknown_join_link_says_so(client):
     response = client.get("/j/not-a-token")
     assert response.status_code == 404

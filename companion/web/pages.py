@@ -180,7 +180,18 @@ def join(token: str):
     found = service.find_seat(get_db(), token)
     if found is None:
         return render_template("error.html", message=render(N_("This join link is not valid. Ask the host to show the codes again.")), status=404), 404
-    table_id, _seat = found
+    table_id, seat = found
+    held_seat = phone.held(table_id).get("seat")
+    current = None if held_seat is None else service.seat_of(get_db(), table_id, held_seat)
+    if current is not None and current != seat and request.args.get("switch") != "yes":
+        # Another player's code scanned by mistake would take this phone from its player
+        # without a word (and leave them without a sheet): it asks first.
+        names = existing_table(table_id).names
+        page = render_template(
+            "switch_seat.html", table_id=table_id, current=names[current], wanted=names[seat],
+            switch_url=url_for("pages.join", token=token, switch="yes"),
+        )
+        return page, 200, {"Cache-Control": "no-store"}  # its link carries the join token
     phone.remember(table_id, "seat", token)
     return redirect(url_for("pages.table_page", table_id=table_id), 303)
 

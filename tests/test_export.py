@@ -62,10 +62,29 @@ def test_csv_export_parses_to_one_row_per_player_place_name_score_breakdown(app,
     assert response.headers["Content-Disposition"] == f'attachment; filename="pickomino-{table.id}.csv"'
     rows = list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert rows == [
-        ["place", "name", "score", "breakdown"],
-        ["1", "Ana", "15", "Tiles held: 21, 24, 27, 30, 33, 36"],
-        ["2", "Caio", "13", "Tiles held: 23, 26, 29, 32, 35"],
-        ["3", "Bruno", "12", "Tiles held: 22, 25, 28, 31, 34"],
+        ["place", "name", "score", "breakdown", "tie-break"],
+        ["1", "Ana", "15", "Tiles held: 21, 24, 27, 30, 33, 36", ""],
+        ["2", "Caio", "13", "Tiles held: 23, 26, 29, 32, 35", ""],
+        ["3", "Bruno", "12", "Tiles held: 22, 25, 28, 31, 34", ""],
+    ]
+
+
+def test_csv_export_says_how_a_tie_was_broken_or_that_it_was_not(client):
+    """Host QA: four players on one score were placed 1 to 4 in the CSV with no word why;
+    the results page, the JSON export and BG Stats' comment say it."""
+    table = client.post("/api/tables", json={"game": "qwixx", "players": ["Ana", "Bruno", "Caio", "Dora"]}).get_json()
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    dice = {"white1": 1, "white2": 1, "red": 1, "yellow": 1, "green": 1, "blue": 1}
+    turn = 0
+    while client.get(f"/api/tables/{table['id']}").get_json()["status"] != "finished":  # everyone passes
+        for action in ({"type": "roll", "dice": dice}, *({"type": "white", "row": None, "seat": seat} for seat in range(4)),
+                       {"type": "colour", "row": None, "seat": turn % 4}):
+            client.post(f"/api/tables/{table['id']}/actions", json=action, headers=host)
+        turn += 1
+    rows = list(csv.reader(io.StringIO(export(client, table["id"], "csv").get_data().decode("utf-8-sig"))))
+    tie = "Bruno, Caio and Dora tied on \u221215 points: the rules have no tie-break, they share the place."
+    assert [row[:3] + row[4:] for row in rows[1:]] == [
+        ["1", "Bruno", "-15", tie], ["1", "Caio", "-15", tie], ["1", "Dora", "-15", tie], ["4", "Ana", "-20", ""],  # plain numbers
     ]
 
 

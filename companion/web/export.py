@@ -39,13 +39,15 @@ def _cell(value: Any) -> Any:
 
 
 def as_csv(ranking: list[dict[str, Any]], header: list[str]) -> str:
-    """One row per player, best first: place, name, score and how the score is made up.
+    """One row per player, best first: place, name, score, how the score is made up and,
+    for players tied on their score, how the tie was broken (or that it was not).
     `ranking` is the table state's (its sentences rendered); `header` names the columns."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(header)
     for entry in ranking:
-        writer.writerow([_cell(value) for value in (entry["place"], entry["name"], entry["score"], entry.get("detail") or "")])
+        row = (entry["place"], entry["name"], entry["score"], entry.get("detail") or "", entry.get("tiebreak") or "")
+        writer.writerow([_cell(value) for value in row])
     return out.getvalue()
 
 

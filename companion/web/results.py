@@ -197,6 +197,6 @@ def export_json(table_id: str):
 def export_csv(table_id: str):
     table = finished_table(table_id)
     view = views.table_view(table, phone.page_viewer(get_db(), table_id))
-    header = [gettext("place"), gettext("name"), gettext("score"), gettext("breakdown")]
+    header = [gettext("place"), gettext("name"), gettext("score"), gettext("breakdown"), gettext("tie-break")]
     # With a byte order mark: spreadsheets then read the names' accents right.
     return download("\ufeff" + export.as_csv(view["ranking"], header), "text/csv", table, "csv")

@@ -10,6 +10,7 @@ import pytest
 
 from databases import on_both_databases
 from played import bearer, create, host_phone
+from companion.tables import service
 from companion.web import players
 
 database = on_both_databases()
@@ -57,6 +58,9 @@ def test_a_malformed_table_id_is_the_404_page_on_every_page_route(app, table_id)
     phone = host_phone(app, table)  # a phone that could act at a table, though not with this id
     for method, route in PAGE_ROUTES:
         response = phone.open(route.format(id=table_id), method=method, data={"action": '{"type": "stop"}'})
+        if method == "GET" and service.is_table_id(table_id.upper()):  # a code typed in lower case
+            assert response.status_code == 308 and f"/t/{table_id.upper()}" in response.headers["Location"], route
+            continue
         assert response.status_code == 404, (route, response.get_data(as_text=True)[:300])
         assert "There is nothing here. Check the link." in response.get_data(as_text=True), route
 
@@ -95,3 +99,18 @@ def test_a_player_whose_name_was_stored_before_its_characters_were_refused_keeps
             )
     assert client.get("/players/%D7%93%D7%A0%D7%94%E2%80%8F").status_code == 200
     assert client.get("/players/%E2%80%8FAna").status_code == 404  # asked, and nobody
+
+
+def test_a_table_code_typed_in_lower_case_leads_to_its_table(client):
+    """Host QA: /t/wdcq5c, typed from the table screen, said "There is nothing here." A
+    page's address leads to the table's own; the API still takes only the code as given."""
+    table_id = client.post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]}).get_json()["id"]
+    lower = table_id.lower()
+    for path in (f"/t/{lower}", f"/t/{lower}/screen", f"/t/{lower}?log=all"):
+        moved = client.get(path)
+        assert moved.status_code == 308, path
+        assert moved.headers["Location"] == path.replace(lower, table_id)
+    assert client.get(f"/t/{lower}", follow_redirects=True).status_code == 200
+    assert client.get(f"/api/tables/{lower}").status_code == 404
+    assert client.post(f"/t/{lower}/act").status_code == 404  # a tap names the table as its page gave it
+    assert client.get("/t/zzzzz1").status_code == 404  # no table code can hold a 1

@@ -9,7 +9,7 @@ import logging
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from flask import abort, current_app, make_response, render_template, request, url_for
+from flask import abort, current_app, make_response, redirect, render_template, request, url_for
 from flask.globals import request_ctx
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
@@ -51,6 +51,10 @@ def check_table_id(_endpoint: str | None, values: dict[str, Any] | None) -> None
     table_id = (values or {}).get("table_id")
     if table_id is None or service.is_table_id(table_id):
         return
+    if request.method in ("GET", "HEAD") and not request.path.startswith("/api/") and service.is_table_id(table_id.upper()):
+        # typed in lower case from the table screen or read aloud: the table's own address
+        query = request.query_string.decode("latin-1")
+        abort(redirect(request.path.replace(f"/{table_id}", f"/{table_id.upper()}", 1) + (f"?{query}" if query else ""), 308))
     if request.path.startswith("/api/"):
         raise service.ServiceError(404, "unknown_table", N_("There is no table with that code."))
     abort(404)

@@ -82,7 +82,7 @@
   // The game log stays as the player left it (open or closed), although every change
   // replaces the table.
   function setUpLog(root) {
-    root.querySelectorAll("details.log").forEach(function (log) {
+    root.querySelectorAll("details.log:not(.full-log)").forEach(function (log) {
       if (log.dataset.ready) return;
       log.dataset.ready = "1";
       const saved = sessionStorage.getItem("companion.log-open");

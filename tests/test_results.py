@@ -158,6 +158,7 @@ def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(a
     assert "Counting meadow of 3 sheep + leaving bonus 6" in ranking
     assert "Ana and Bruno tied on 9 points; the larger meadow decided (Ana 9, Bruno 3)." in ranking
     log = re.search(r'<details class="log full-log".*?</details>', page, re.S).group(0)
+    assert log.startswith('<details class="log full-log">')  # closed: 112 lines were a 12,000 px page (host QA)
     assert [re.sub(r"\s+", " ", line).strip() for line in re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)] == [
         "<strong>Bruno</strong> left the game.",
         "<strong>Ana</strong> said all tiles are placed: the game has ended.",

@@ -677,18 +677,32 @@
 // to two thirds of its size but never under 16 px, before the stylesheet's ellipsis shows.
 // A TV cannot scroll: should the whole screen still be taller or wider than the window
 // (the most players with long names, a longer language, a 720p TV), every size drawn from
-// the screen's unit (--u, times --fit) shrinks a step at a time, down to four fifths.
+// the screen's unit (--u, times --fit) shrinks a step at a time, down to four fifths. A
+// screen with room to spare (few players, the sheets of Qwixx and Twenty One, which left
+// two fifths of a TV empty) grows the same way while it still fits, up to one and a half.
 (function () {
   "use strict";
   var NAMES = ".player-name, .rank-name, .qx-name, .tw-name";
   var LEAST_SCALE = 0.8;
+  var MOST_SCALE = 1.5;
   function fitScreen() {
     var body = document.body, page = document.documentElement;
+    function overflows() { return page.scrollHeight > window.innerHeight || page.scrollWidth > window.innerWidth; }
     body.style.removeProperty("--fit");
     var scale = 1;
-    while ((page.scrollHeight > window.innerHeight || page.scrollWidth > window.innerWidth) && scale > LEAST_SCALE) {
+    while (overflows() && scale > LEAST_SCALE) {
       scale = Math.max(LEAST_SCALE, scale * 0.96);
       body.style.setProperty("--fit", String(scale));
+    }
+    if (scale < 1) return;
+    while (scale < MOST_SCALE) {
+      var bigger = Math.min(MOST_SCALE, scale * 1.04);
+      body.style.setProperty("--fit", String(bigger));
+      if (overflows()) {
+        body.style.setProperty("--fit", String(scale));
+        return;
+      }
+      scale = bigger;
     }
   }
   function fit() {

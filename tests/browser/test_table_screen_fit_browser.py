@@ -325,3 +325,17 @@ def test_the_table_screen_on_a_phone_puts_every_sheet_under_the_other_at_any_pla
     assert found["scroll"][0] <= found["viewport"][0], (slug, players, found["scroll"])
     lefts = {round(item["box"]["left"]) for item in found["names"] if item["visible"]}
     assert len(lefts) == 1, (slug, players, lefts)
+
+
+@pytest.mark.parametrize("slug", ["qwixx", "twenty-one"])
+def test_a_table_screen_with_room_to_spare_grows_into_it(live_server, new_phone, shots_dir, slug):
+    """Game night: a 4-player Qwixx or Twenty One left two fifths of a 1080p TV empty, its
+    sheets' numbers about 18 px, read from three metres. The screen grows while it fits."""
+    table = BUILDERS[slug](live_server.url, 4, "late")
+    screen = open_screen(new_phone, live_server.url, table.id, TV)
+    check_fits(screen, 4, False, f"{slug}, 4 players, late, 1920 x 1080")
+    fit = float(screen.evaluate("getComputedStyle(document.body).getPropertyValue('--fit') || '1'"))
+    bottom = screen.evaluate("document.querySelector('#screen').getBoundingClientRect().bottom")
+    assert fit > 1.05, f"{slug}: the screen kept its size (--fit {fit})"
+    assert bottom > 0.75 * TV[1], f"{slug}: the table ends at {bottom:.0f} px of {TV[1]}"
+    screen.screenshot(path=str(shots_dir / f"tv-grows-{slug}-4-late-1920.png"))

@@ -340,6 +340,7 @@ class Qwixx(Game):
             "step": state["step"],
             "waiting_for": list(state["waiting_for"]),
             "locked": list(state["locked"]),
+            "locking": list(state["locking"]),
             "active": state["active"],
             "active_crossed": state["active_crossed"],
             "white_sum": white_sum(state),
@@ -431,6 +432,9 @@ class Qwixx(Game):
                     "step": {"enum": ["roll", "white", "colour"]},
                     "waiting_for": array(SEAT, description="Seats yet to cross the white sum or pass."),
                     "locked": array({"enum": list(ROWS)}, description="Rows locked for everyone, in order."),
+                    "locking": array(
+                        {"enum": list(ROWS)}, description="Rows locked in this step 1: closed for everyone once every seat has chosen."
+                    ),
                     "active": SEAT,
                     "active_crossed": {"type": "boolean", "description": "Whether the active seat crossed anything this turn."},
                     "white_sum": nullable({"type": "integer", "minimum": 2, "maximum": 12}),

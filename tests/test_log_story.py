@@ -96,7 +96,8 @@ def test_log_twenty_one_a_row_the_games_end_scores_as_it_stands_is_not_called_fu
         act(client, table, table.seats[round_ % 2], {"type": "roll", "dice": ones})
         act(client, table, table.seats[0], {"type": "enter", "colors": list(ones)})  # Ema fills a row a round
         act(client, table, table.seats[1], {"type": "cross"})  # Tomás crosses one field of his first row
-    assert lines(client, table)[-1] == "crossed out a field: the game is over, and row 1 scores 0 as it stands."
+    # and it says why the game ended (game night: neither the phones nor the TV said it)
+    assert lines(client, table)[-1] == "crossed out a field: row 1 scores 0 as it stands. The game is over: Ema filled all five rows."
     state = client.get(f"/api/tables/{table.id}").get_json()["state"]
     assert client.get(f"/api/tables/{table.id}").get_json()["status"] == "finished"
     assert [field["crossed"] for field in state["sheets"][1]["rows"][0]["fields"]].count(True) == 5

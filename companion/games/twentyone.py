@@ -715,28 +715,36 @@ class TwentyOne(Game):
         kind = action.get("type")
         if kind not in ("enter", "cross"):
             return None
+        line = self._row_outcome(before, after, seat, action)
+        if after["finished"] and not before["finished"]:
+            # the last write of the final round: the line says why the game ended
+            done = [after["players"][other] for other, sheet in enumerate(after["sheets"]) if sheet["row"] == ROWS]
+            return NP_(  # the plural for the languages whose verb agrees with several names
+                "%(line)s The game is over: %(names)s filled all five rows.",
+                "%(line)s The game is over: %(names)s filled all five rows.",
+                len(done), line=line or self.describe_action(before, seat, action), names=listing(done),
+            )
+        return line
+
+    def _row_outcome(self, before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any]) -> Text | None:
+        """What an entry or a cross did to the writer's row, when it did more than fill a
+        field: a full row and its score, its score as it stands at the end, its hits."""
         row = before["sheets"][seat]["row"]
         was, now = before["sheets"][seat]["rows"][row], after["sheets"][seat]["rows"][row]
         scored = now["score"] is not None and was["score"] is None
         # a row is scored when it is full, or as it stands when the game ends with this round
         filled = scored and all(is_used(field) for field in now["fields"])
-        if kind == "cross":
+        if action["type"] == "cross":
             if filled:
                 return N_("crossed out a field: row %(row)s is full and scores %(score)s.", row=row + 1, score=now["score"])
             if scored:
-                return N_(
-                    "crossed out a field: the game is over, and row %(row)s scores %(score)s as it stands.",
-                    row=row + 1, score=now["score"],
-                )
+                return N_("crossed out a field: row %(row)s scores %(score)s as it stands.", row=row + 1, score=now["score"])
             return None
         colors = listing([color_name(color) for color in action["colors"]])
         if filled:
             return N_("entered %(colors)s: row %(row)s is full and scores %(score)s.", colors=colors, row=row + 1, score=now["score"])
         if scored:
-            return N_(
-                "entered %(colors)s: the game is over, and row %(row)s scores %(score)s as it stands.",
-                colors=colors, row=row + 1, score=now["score"],
-            )
+            return N_("entered %(colors)s: row %(row)s scores %(score)s as it stands.", colors=colors, row=row + 1, score=now["score"])
         hits = now["hits"] - was["hits"]
         if hits:
             return NP_("entered %(colors)s: %(num)s hit.", "entered %(colors)s: %(num)s hits.", hits, colors=colors)

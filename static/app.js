@@ -308,21 +308,29 @@
   // showing an old table (an old "Your turn"). Heard: anything on the held connection (a
   // ping every 15 s), any answer to a poll (every 2 s) or a tap. A page coming back into
   // view is given the time of a poll or a reconnection before it says anything.
-  const QUIET_MS = { pushing: 20000, polling: 7000 };
+  const QUIET_PUSHING_MS = 20000;
+  const QUIET_POLLS = 3.5;  // polls missed in a row, at least 7 s
   let lastHeard = Date.now();
   function heard() {
     lastHeard = Date.now();
     showConnection();
   }
+  function quietMs() {
+    if (pushing) return QUIET_PUSHING_MS;
+    const poller = document.querySelector(".poller[hx-trigger]");
+    const every = poller && /every (\d+(?:\.\d+)?)s/.exec(poller.getAttribute("hx-trigger"));
+    return Math.max(7000, QUIET_POLLS * 1000 * (every ? Number(every[1]) : 2));
+  }
   function showConnection() {
-    const lost = !document.hidden && Date.now() - lastHeard > (pushing ? QUIET_MS.pushing : QUIET_MS.polling);
+    const lost = !document.hidden && Date.now() - lastHeard > quietMs();
     document.querySelectorAll("[data-connection-lost]").forEach(function (sentence) { sentence.hidden = !lost; });
   }
   setInterval(showConnection, 1000);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) heard(); });
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
-    if (xhr && xhr.status > 0 && xhr.status < 500) heard();  // a proxy's 502 is not the companion
+    // any answer of the companion's, its 503 too; a proxy's 502 or 504 is not one
+    if (xhr && xhr.status > 0 && xhr.status !== 502 && xhr.status !== 504) heard();
   });
 
   // Push works once the held connection speaks; while it does, the poller stays quiet.

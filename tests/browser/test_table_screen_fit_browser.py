@@ -339,3 +339,15 @@ def test_a_table_screen_with_room_to_spare_grows_into_it(live_server, new_phone,
     assert fit > 1.05, f"{slug}: the screen kept its size (--fit {fit})"
     assert bottom > 0.75 * TV[1], f"{slug}: the table ends at {bottom:.0f} px of {TV[1]}"
     screen.screenshot(path=str(shots_dir / f"tv-grows-{slug}-4-late-1920.png"))
+
+
+def test_a_table_screen_that_lost_the_companion_says_so_over_the_page_not_in_it(live_server, new_phone):
+    """Review: the "Not connected" sentence took room at the top of the TV, which cannot
+    scroll, and pushed the foot of a screen that fills its window off it."""
+    table = BUILDERS["qwixx"](live_server.url, 4, "late")
+    screen = open_screen(new_phone, live_server.url, table.id, TV)
+    screen.route("**/poll*", lambda route: route.abort())
+    lost = screen.locator("[data-connection-lost]")
+    expect(lost).to_be_visible(timeout=12000)
+    assert screen.evaluate("document.documentElement.scrollHeight <= innerHeight"), "the screen no longer fits its window"
+    assert screen.evaluate("getComputedStyle(document.querySelector('[data-connection-lost]')).position") == "fixed"

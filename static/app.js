@@ -135,10 +135,10 @@
   // (Marked on the document: htmx settles the swapped-in table's own classes.)
   const FRESH_TABLE_MS = 500;
   let freshTable = null;
-  document.addEventListener("htmx:beforeSwap", function (event) {
+  document.addEventListener("htmx:afterSwap", function (event) {
     const source = event.detail.requestConfig && event.detail.requestConfig.elt;  // the tap's form
     const target = event.detail.target;
-    if (!event.detail.shouldSwap || !target || target.id !== "table" || !(source && source.closest && source.closest("form"))) return;
+    if (!target || target.id !== "table" || !(source && source.closest && source.closest("form"))) return;
     document.documentElement.classList.add("just-answered");
     clearTimeout(freshTable);
     freshTable = setTimeout(function () { document.documentElement.classList.remove("just-answered"); }, FRESH_TABLE_MS);

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 import socket
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -119,3 +120,26 @@ def test_a_request_the_push_server_cannot_read_gets_the_sentence_and_changes_not
     assert body == b"That request could not be understood. Reload the page and try again."
     assert requests.get(push_server + "/tables").text.count('href="/t/') == tables_before
     assert requests.get(push_server + "/healthz").status_code == 204  # still serving
+
+
+def test_the_push_server_reads_out_an_unreadable_request_for_a_second_at_most(push_server):
+    """Review: the second the server gives the rest of an unreadable request was a second
+    per read, so a client trickling a byte every half second held it until a megabyte had
+    come. It closes within about a second however the rest trickles in."""
+    host, port = urlsplit(push_server).hostname, urlsplit(push_server).port
+    with socket.create_connection((host, port), timeout=10) as phone:
+        phone.sendall(b"HELLO THERE\r\n\r\n")
+        started = time.monotonic()
+        answer = b""
+        while chunk := phone.recv(65536):  # the answer, then the server's end of writing
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 400 ")
+        closed_after = None
+        while time.monotonic() - started < 6:  # trickling on: refused once the server closed
+            try:
+                phone.sendall(b"x")
+            except OSError:
+                closed_after = time.monotonic() - started
+                break
+            time.sleep(0.2)
+        assert closed_after is not None and closed_after < 3, "the server kept reading"

@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -22,6 +23,7 @@ import qrcode
 
 from .. import inputs
 from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app, default_database
+from ..web import GARBLED_REQUEST
 from . import processes
 from ..tables import db, postgres
 from ..tables.db import DatabaseUnusable
@@ -249,14 +251,13 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
 # A request the server cannot read at all (a request line or a header past gevent's 8 KB, a
 # negative length, no HTTP version): no phone sends one, but whoever does is told so in the
 # companion's words, not with gevent's empty answer. Its language cannot be read either.
-UNREADABLE_REQUEST = "That request could not be understood. Reload the page and try again."
 UNREADABLE_DRAIN_BYTES = 1 << 20  # read and dropped, so the answer is not lost to a reset
-UNREADABLE_DRAIN_SECONDS = 1.0
+UNREADABLE_DRAIN_SECONDS = 1.0  # in all, however slowly the rest trickles in
 
 
 def unreadable_request_answer(status: str) -> bytes:
     reasons = {"414": "URI Too Long"}
-    body = UNREADABLE_REQUEST.encode()
+    body = GARBLED_REQUEST.msgid.encode()
     return (
         f"HTTP/1.1 {status} {reasons.get(status, 'Bad Request')}\r\nConnection: close\r\n"
         f"Content-Type: text/plain; charset=utf-8\r\nContent-Length: {len(body)}\r\n\r\n"
@@ -279,9 +280,10 @@ def push_handler():
                 # Closing with the rest of the request unread would reset the connection,
                 # and a reset can throw away the answer before the client reads it.
                 self.socket.shutdown(socket.SHUT_WR)
-                self.socket.settimeout(UNREADABLE_DRAIN_SECONDS)
+                deadline = time.monotonic() + UNREADABLE_DRAIN_SECONDS
                 left = UNREADABLE_DRAIN_BYTES
-                while left > 0:
+                while left > 0 and time.monotonic() < deadline:
+                    self.socket.settimeout(max(0.01, deadline - time.monotonic()))
                     read = len(self.socket.recv(65536))
                     if read == 0:
                         break

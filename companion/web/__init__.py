@@ -101,11 +101,16 @@ def page_path() -> str:
     return url_for("pages.home")
 
 
+# Said to any request that cannot be understood, by the app and by the push server itself
+# (companion/server/cli.py, in English: a request it cannot read says no language either).
+GARBLED_REQUEST = N_("That request could not be understood. Reload the page and try again.")
+
+
 def http_error(exc: HTTPException):
     if request.path.startswith("/api/"):
         return api.http_error(exc)  # in JSON; routing errors never reach the API blueprint's own handler
     messages = {
-        400: N_("That request could not be understood. Reload the page and try again."),
+        400: GARBLED_REQUEST,
         403: N_("This phone is not allowed to do that."),
         404: N_("There is nothing here. Check the link."),
         405: N_("That is not something this page can do."),

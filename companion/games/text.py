@@ -8,6 +8,7 @@ them in the reader's language. `N_`, `NC_` and `NP_` are the extraction keywords
 from __future__ import annotations
 
 import functools
+import numbers
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -48,7 +49,7 @@ def plural_count(num: Any) -> Any:
     """The number a plural form is chosen by: its size (CLDR's operand n), so −5 takes
     "points" as 5 does; gettext's rules (French n > 1, Romanian's n % 100) misread a
     negative."""
-    return abs(num) if isinstance(num, int) else num
+    return abs(num) if isinstance(num, numbers.Real) else num
 
 
 def N_(msgid: str, **params: Any) -> Text:

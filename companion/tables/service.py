@@ -351,8 +351,9 @@ def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
 
 
 # Undone lines whose outcome is not kept: up to this many are each described from a replay
-# (the table page's dozen lines); more (the results page, the whole log) from one walk
-# through the table's history (_replayed).
+# (a few undone lines among the table page's newest); more (the results page, the whole
+# log, a page whose newest lines reach back over many undone ones) from one walk through
+# the table's history (_replayed).
 REPLAYS_BEFORE_ONE_WALK = 3
 
 

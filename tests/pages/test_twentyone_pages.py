@@ -4,6 +4,7 @@ The rules alone: tests/games."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -153,6 +154,32 @@ def test_rule_5_phones_roll_by_tapping_a_face_per_die_and_write_by_ticking_dice(
     ]
     response = tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["blue"]})
     assert response.status_code == 422 and "already written" in response.text
+
+
+def test_rule_6_an_entry_its_player_undid_comes_back_with_its_dice_ticked(app, client):
+    """Game night: after a player undid their own entry (to look again), the dice they had
+    ticked were cleared and had to be ticked again. The form ticks them again, for that
+    roll and row only, and for that player only."""
+    table = create(client)
+    ana, bruno = phone(app, table["seats"][0]["join_url"]), phone(app, table["seats"][1]["join_url"])
+    faces = {f"action.dice.{color}": str(value) for color, value in dice(3, 1, 6, 2, 5, 4).items()}
+    assert tap(ana, table, {"action": '{"type": "roll"}', **faces}).status_code == 200
+    entered = tap(bruno, table, {"action": json.dumps({"type": "enter", "row": 0, "roll": dice(3, 1, 6, 2, 5, 4)}),
+                                 "action.colors[]": ["red", "white"]})
+    assert entered.status_code == 200
+    page = bruno.get(f"/t/{table['id']}").text
+    undone = bruno.post(f"/t/{table['id']}/undo", data={"csrf_token": csrf(page), "expected_version": "2"}, headers={"HX-Request": "true"})
+    assert undone.status_code == 200
+
+    def ticked(text: str) -> list[str]:
+        return re.findall(r'name="action.colors\[\]" value="(\w+)" id="tw-pick-\w+" checked', text)
+
+    assert sorted(ticked(undone.text)) == ["red", "white"]
+    assert sorted(ticked(bruno.get(f"/t/{table['id']}").text)) == ["red", "white"]
+    assert ticked(ana.get(f"/t/{table['id']}").text) == []  # Ana's own form: nothing of Bruno's
+    faces = {f"action.dice.{color}": str(value) for color, value in dice(1, 1, 1, 1, 1, 1).items()}
+    assert tap(ana, table, {"action": '{"type": "reroll"}', **faces}).status_code == 200  # the dice changed
+    assert ticked(bruno.get(f"/t/{table['id']}").text) == []
 
 
 def test_rule_5_phones_a_reroll_keeps_the_1s_fixed(app, client):

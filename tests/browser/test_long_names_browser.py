@@ -28,6 +28,10 @@ def test_the_longest_names_fit_every_games_table_page_on_a_phone(live_server, ne
     phone = new_phone()
     for seat in created["seats"][:2]:  # the first to play, and one who watches
         phone.goto(seat["join_url"])
+        if seat is not created["seats"][0]:  # the phone was the first player's: it asks first
+            expect(phone.get_by_role("heading", name=f"This phone is {created['seats'][0]['name']}'s at this table")).to_be_visible()
+            assert width(phone) <= 360, (slug, "the question")
+            phone.get_by_role("link", name=f"This phone is {seat['name']}'s now").tap()
         expect(phone.locator(".who")).to_contain_text(seat["name"])
         assert width(phone) <= 360, (slug, seat["name"])
 

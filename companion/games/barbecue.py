@@ -326,11 +326,12 @@ class Barbecue(wormdice.WormDiceGame):
             ordered, lambda tied, entry: _tiebreak_sentence(tied, tied.index(entry)), helper_keys=("plate_spots",)
         )
 
+    def failure_consequence(self, state: dict[str, Any]) -> Text:
+        return _failure_consequence(state, state["last_turn"])
+
     def turn_outcome(self, state: dict[str, Any]) -> Text:
         record, names = state["last_turn"], state["players"]
         outcome, spot_value = record["outcome"], record["spot"]
-        if outcome == FAILED and record["reason"] == wormdice.DECLARED_FAILED:
-            return _failure_consequence(state, record)  # after "declared the turn failed": what it did
         if outcome == FAILED:
             return N_(
                 "turn failed (%(reason)s): %(consequence)s",

@@ -258,9 +258,10 @@ class Pickomino(wormdice.WormDiceGame):
             if record["tile"] != record["total"]:
                 return N_("scored %(total)s and took %(tile)s from the grill", total=record["total"], tile=record["tile"])
             return N_("took %(tile)s from the grill", tile=record["tile"])
-        if record["reason"] == wormdice.DECLARED_FAILED:
-            return _failure_consequence(record)  # after "declared the turn failed": what it did
         return N_("turn failed (%(reason)s): %(consequence)s", reason=FAILURE_REASONS[record["reason"]], consequence=_failure_consequence(record))
+
+    def failure_consequence(self, state: dict[str, Any]) -> Text:
+        return _failure_consequence(state["last_turn"])
 
     def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
         record = state["last_turn"]

@@ -279,8 +279,12 @@ class WormDiceGame(Game):
     def describe_outcome(
         self, before: dict[str, Any], after: dict[str, Any], seat: int, action: dict[str, Any]
     ) -> Text | None:
-        if _turn_ended(before, after) is None:
+        ended = _turn_ended(before, after)
+        if ended is None:
             return None  # the turn goes on
+        if ended["outcome"] == "failed" and ended["reason"] == DECLARED_FAILED:
+            # "declared the turn failed" says it failed: the line goes on with what that did
+            return N_("%(action)s — %(outcome)s", action=describe(action), outcome=self.failure_consequence(after))
         return N_("%(action)s — %(outcome)s", action=describe(action), outcome=self.turn_outcome(after))
 
     redo_ends_badly = N_(
@@ -295,6 +299,11 @@ class WormDiceGame(Game):
     def turn_outcome(self, state: dict[str, Any]) -> Text:
         """How the turn in `state["last_turn"]` ended, without the player's name: "took 27
         from the grill", "turn failed (no worm set aside): 24 went back to the grill"."""
+        raise NotImplementedError
+
+    def failure_consequence(self, state: dict[str, Any]) -> Text:
+        """What the failed turn in `state["last_turn"]` did to the grill: "24 went back to the
+        grill and 36 was turned over"."""
         raise NotImplementedError
 
 

@@ -42,3 +42,28 @@ def test_qwixx_a_lock_crossed_in_step_1_is_said_before_it_closes_its_row_with_th
     act({"type": "white", "row": None, "seat": 0})
     assert client.get(f"/api/tables/{table['id']}").get_json()["status"] == "finished"
     assert "Locked once everyone has chosen" not in board()
+
+
+def test_qwixx_step_1_tells_the_other_players_who_rolled_not_that_it_is_their_turn(app):
+    """Game night: in step 1 every phone said "Your turn", while the TV said Ana rolls: the
+    players who choose the white sum on Ana's roll could not tell whose turn it was."""
+    client = app.test_client()
+    table = client.post("/api/tables", json={"game": "qwixx", "players": ["Ana", "Bruno", "Caio"]}).get_json()
+    phones = []
+    for seat in table["seats"]:
+        phone = app.test_client()
+        assert phone.get("/j/" + seat["join_url"].rsplit("/j/", 1)[1]).status_code == 303
+        phones.append(phone)
+
+    def status(phone) -> str:
+        page = html.unescape(phone.get(f"/t/{table['id']}").get_data(as_text=True))
+        return re.sub(r"<[^>]+>", "", re.search(r'<p class="status[^"]*"[^>]*>.*?</p>', page, re.S).group(0))
+
+    assert [status(phone) for phone in phones] == ["Your turn", "Ana's turn", "Ana's turn"]
+    roll = {"type": "roll", "dice": {"white1": 3, "white2": 4, "red": 1, "yellow": 2, "green": 3, "blue": 4}}
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    assert client.post(f"/api/tables/{table['id']}/actions", json=roll, headers=host).status_code == 200
+    assert [status(phone) for phone in phones] == ["Your turn", "Ana rolled: your move", "Ana rolled: your move"]
+    white = {"type": "white", "row": "red", "seat": 1}
+    assert client.post(f"/api/tables/{table['id']}/actions", json=white, headers=host).status_code == 200
+    assert [status(phone) for phone in phones] == ["Your turn", "Ana's turn", "Ana rolled: your move"]

@@ -156,6 +156,24 @@ def test_rule_5_phones_roll_by_tapping_a_face_per_die_and_write_by_ticking_dice(
     assert response.status_code == 422 and "already written" in response.text
 
 
+def test_rule_5_while_everyone_writes_the_other_phones_say_who_rolled(app, client):
+    """Every phone said "Your turn" while everyone wrote Ana's roll: who rolls this round
+    stays said on the phones that write on it."""
+    table = create(client)
+    ana, bruno = phone(app, table["seats"][0]["join_url"]), phone(app, table["seats"][1]["join_url"])
+
+    def status(client) -> str:
+        page = client.get(f"/t/{table['id']}").text
+        return re.sub(r"<[^>]+>", "", re.search(r'<p class="status[^"]*"[^>]*>.*?</p>', page, re.S).group(0))
+
+    assert (status(ana), status(bruno)) == ("Your turn", "Ana's turn")
+    faces = {f"action.dice.{color}": str(value) for color, value in dice(3, 1, 6, 2, 5, 4).items()}
+    assert tap(ana, table, {"action": '{"type": "roll"}', **faces}).status_code == 200
+    assert (status(ana), status(bruno)) == ("Your turn", "Ana rolled: your move")
+    assert tap(bruno, table, {"action": '{"type": "enter", "row": 0}', "action.colors[]": ["red"]}).status_code == 200
+    assert (status(ana), status(bruno)) == ("Your turn", "Ana's turn")
+
+
 def test_rule_6_an_entry_its_player_undid_comes_back_with_its_dice_ticked(app, client):
     """Game night: after a player undid their own entry (to look again), the dice they had
     ticked were cleared and had to be ticked again. The form ticks them again, for that

@@ -145,7 +145,9 @@
   });
 })();
 
-// The start form shows only the chosen game's options (all of them without JavaScript).
+// The start form shows only the chosen game's options, and as many name slots as it seats
+// (all of them without JavaScript). A slot past them that holds a name stays: the name is
+// not dropped unseen, and the table is refused with a sentence that says how many fit.
 (function () {
   "use strict";
   function showOptionsOf(select) {
@@ -153,6 +155,11 @@
       const chosen = fieldset.dataset.game === select.value;
       fieldset.hidden = !chosen;
       fieldset.disabled = !chosen;
+    });
+    const seats = Number(select.selectedOptions[0] && select.selectedOptions[0].dataset.maxPlayers) || Infinity;
+    document.querySelectorAll(".name-slot").forEach(function (slot, index) {
+      const input = slot.querySelector("input");
+      slot.hidden = index >= seats && !(input && input.value.trim());
     });
   }
   document.addEventListener("DOMContentLoaded", function () {

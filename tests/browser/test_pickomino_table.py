@@ -175,6 +175,29 @@ def test_start_a_table_from_the_home_page_and_join_on_two_phones(live_server, ne
     tap_targets_are_large(ana)
 
 
+def test_the_start_form_shows_as_many_name_slots_as_the_chosen_game_seats(live_server, new_phone):
+    """Game night: Lobo seats four, and the form still offered seven names to fill."""
+    host = new_phone()
+    host.goto(live_server.url + "/")
+    expect(host.locator(".name-slot:visible")).to_have_count(7)  # Pickomino, the first game
+    host.locator("#game-choice").select_option("lobo")
+    expect(host.locator(".name-slot:visible")).to_have_count(4)
+    host.locator("#game-choice").select_option("pickomino")
+    host.get_by_label("Player 6", exact=True).fill("Fabi")
+    host.locator("#game-choice").select_option("lobo")
+    # a name already typed past the seats stays in sight: the table is refused, saying why
+    expect(host.locator(".name-slot:visible")).to_have_count(5)
+    expect(host.get_by_label("Player 6", exact=True)).to_be_visible()
+    for seat, name in enumerate(["Ana", "Bruno", "Caio", "Dora"], start=1):
+        host.get_by_label(f"Player {seat}", exact=True).fill(name)
+    host.get_by_role("button", name="Start the table").tap()
+    expect(host.locator(".error")).to_contain_text("Lobo is played by 2 to 4 players, not 5.")
+    host.get_by_label("Player 6", exact=True).fill("")
+    host.locator("#game-choice").select_option("qwixx")
+    expect(host.locator(".name-slot:visible")).to_have_count(5)
+    assert not host.script_errors
+
+
 def test_rule_1_roll_by_roll_and_quick_entry_by_tapping_show_on_the_other_phone(live_server, new_phone, shots_dir):
     table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
     ana = join(new_phone, table, "Ana")

@@ -145,9 +145,9 @@
   });
 })();
 
-// The start form shows only the chosen game's options, and as many name slots as it seats
-// (all of them without JavaScript). A slot past them that holds a name stays: the name is
-// not dropped unseen, and the table is refused with a sentence that says how many fit.
+// The start form shows only the chosen game's options, how many players it seats and as many
+// name slots (without JavaScript, every game's options and every slot). A slot past them that
+// holds a name stays: the name is not dropped unseen, and the table is refused, saying why.
 (function () {
   "use strict";
   function showOptionsOf(select) {
@@ -156,7 +156,10 @@
       fieldset.hidden = !chosen;
       fieldset.disabled = !chosen;
     });
-    const seats = Number(select.selectedOptions[0] && select.selectedOptions[0].dataset.maxPlayers) || Infinity;
+    const option = select.selectedOptions[0];
+    const players = document.querySelector("[data-game-players]");
+    if (players && option) players.textContent = option.dataset.players;
+    const seats = Number(option && option.dataset.maxPlayers) || Infinity;
     document.querySelectorAll(".name-slot").forEach(function (slot, index) {
       const input = slot.querySelector("input");
       slot.hidden = index >= seats && !(input && input.value.trim());

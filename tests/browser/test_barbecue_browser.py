@@ -21,7 +21,7 @@ def start_table(new_phone, server_url: str, names: list[str], spot_worms: dict[i
     """The host starts the table from the home page; returns each player's join link."""
     host = new_phone()
     host.goto(server_url + "/")
-    host.get_by_label("Game").select_option(label="Heckmeck Barbecue (2–5 players)")
+    host.get_by_label("Game").select_option(label="Heckmeck Barbecue")
     for position, name in enumerate(names, start=1):
         host.get_by_label(f"Player {position}", exact=True).fill(name)
     for spot, worms in spot_worms.items():

@@ -17,7 +17,7 @@ COLORS = ("red", "blue", "yellow", "black")
 def start_lobo(new_phone, server_url: str, names: list[str]) -> dict[str, str]:
     host = new_phone()
     host.goto(server_url + "/")
-    host.get_by_label("Game").select_option(label="Lobo (2–4 players)")
+    host.get_by_label("Game").select_option(label="Lobo")
     expect(host.get_by_label(re.compile("Deal the colours"))).to_be_checked()  # on by default
     for position, name in enumerate(names, start=1):
         host.get_by_label(f"Player {position}", exact=True).fill(name)

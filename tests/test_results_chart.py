@@ -69,15 +69,21 @@ def test_the_chart_of_lobo_is_meadow_plus_bonus_and_there_is_no_picture_before_t
 
 def test_players_level_with_each_other_have_their_lines_side_by_side_not_one_hidden():
     """A tie (or nobody scoring yet) drew the lines on the same pixels: only the last
-    player's showed. Each line is one line's width from the next."""
+    player's showed. Then, touching side by side, they read as one line at phone size: a
+    line's width lies between two, and each player's line has dashes of its own, which the
+    legend shows."""
     root = ElementTree.fromstring(str(score_chart([[0, 2, 5], [0, 2, 5], [0, 2, 5]], ["Ana", "Bruno", "Caio"], "scores", "actions")))
     heights = [
         [float(point.split(",")[1]) for point in line.get("points").split()] for line in root.findall(f"{SVG}polyline")
     ]
     width = float(root.find(f"{SVG}polyline").get("stroke-width"))
     for upper, lower in zip(heights, heights[1:]):
-        assert all(below - above >= width for above, below in zip(upper, lower))
+        assert all(below - above >= 2 * width for above, below in zip(upper, lower))
     assert [text.text for text in root.findall(f"{SVG}text")][-3:] == ["Ana: 5", "Bruno: 5", "Caio: 5"]
+    dashes = [line.get("stroke-dasharray") for line in root.findall(f"{SVG}polyline")]
+    assert len(set(dashes)) == 3
+    legend = [line.get("stroke-dasharray") for line in root.findall(f"{SVG}line") if line.get("stroke") != "#888"]
+    assert legend == dashes
 
 
 def test_a_player_level_with_nobody_is_drawn_at_their_score():

@@ -18,10 +18,16 @@ WIDTH, HEIGHT = 640, 320
 # its units is 11 to 14 px there.
 AXIS_FONT, LEGEND_FONT, LEGEND_LINE = 23, 28, 38
 LEFT, RIGHT, TOP, BOTTOM = 64, 12, 18, 46
-# Players level with each other at a point of the game (a tie, or no points yet) have their
-# lines drawn this far apart there (a line's width), side by side, never one under the
-# other; every other point is where its score is.
 LINE_WIDTH = 3
+# Players level with each other at a point of the game (a tie, or no points yet) have their
+# lines drawn this far apart there, side by side with a line's width between them, never one
+# under the other; every other point is where its score is. Touching, two lines read as one
+# at phone size.
+LEVEL_SPACING = 2 * LINE_WIDTH
+# Each player's line has its own dashes as well as its colour (the legend shows them): lines
+# side by side stay two, and colour is not the only way to tell them apart.
+SERIES_DASHES = ("", "14 7", "4 6", "14 6 4 6", "24 8", "8 8", "2 4")
+LEGEND_SAMPLE = 44  # the legend's piece of each line
 
 
 def _number(value: int | float) -> str:
@@ -57,17 +63,22 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
     ]
     for seat, points in enumerate(series):
         colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]
+        dashes = SERIES_DASHES[seat % len(SERIES_DASHES)]
+        dashed = f' stroke-dasharray="{dashes}"' if dashes else ""
         line = " ".join(
             f"{_number(x(step))},{_number(y(score) + _apart(series, seat, step))}" for step, score in enumerate(points)
         )
         parts.append(
             f'<polyline data-seat="{seat}" points="{line}" fill="none" stroke="{colour}" stroke-width="{LINE_WIDTH}"'
-            ' stroke-linejoin="round" stroke-linecap="round"/>'
+            f'{dashed} stroke-linejoin="round" stroke-linecap="round"/>'
         )
         legend_y = HEIGHT + LEGEND_LINE * seat + LEGEND_FONT
-        parts.append(f'<rect x="{LEFT}" y="{legend_y - 18}" width="28" height="16" rx="3" fill="{colour}"/>')
         parts.append(
-            f'<text x="{LEFT + 38}" y="{legend_y}" font-size="{LEGEND_FONT}" fill="{ink}">'
+            f'<line x1="{LEFT}" y1="{legend_y - 10}" x2="{LEFT + LEGEND_SAMPLE}" y2="{legend_y - 10}" stroke="{colour}"'
+            f' stroke-width="{2 * LINE_WIDTH}"{dashed}/>'
+        )
+        parts.append(
+            f'<text x="{LEFT + LEGEND_SAMPLE + 10}" y="{legend_y}" font-size="{LEGEND_FONT}" fill="{ink}">'
             f"{escape(isolated(names[seat]))}: {whole_number(points[-1])}</text>"
         )
     parts.append("</svg>")
@@ -79,7 +90,7 @@ def _apart(series: list[list[int]], seat: int, step: int) -> float:
     with the others level with it, in seat order, around their score."""
     score = series[seat][step] if step < len(series[seat]) else None
     level = [other for other, points in enumerate(series) if step < len(points) and points[step] == score]
-    return (level.index(seat) - (len(level) - 1) / 2) * LINE_WIDTH
+    return (level.index(seat) - (len(level) - 1) / 2) * LEVEL_SPACING
 
 
 def chart_height(players: int) -> int:

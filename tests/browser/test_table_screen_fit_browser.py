@@ -351,3 +351,30 @@ def test_a_table_screen_that_lost_the_companion_says_so_over_the_page_not_in_it(
     expect(lost).to_be_visible(timeout=12000)
     assert screen.evaluate("document.documentElement.scrollHeight <= innerHeight"), "the screen no longer fits its window"
     assert screen.evaluate("getComputedStyle(document.querySelector('[data-connection-lost]')).position") == "fixed"
+
+
+NAME_IN_LAST_LINE = """() => {
+  const name = document.querySelector("#screen .last-line > strong");
+  const range = document.createRange();
+  range.selectNodeContents(name);
+  const box = name.getBoundingClientRect();
+  return {text: name.textContent, lines: new Set([...range.getClientRects()].map(r => Math.round(r.top))).size,
+          shown: Math.round(box.width), whole: name.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize("size", [HD, TABLET, TV])
+def test_a_long_name_in_the_table_screens_last_line_is_never_cut_inside_the_word(live_server, new_phone, size):
+    """helper QA: with two Qwixx players, the last line's column is a third of a 720p TV,
+    and "Wolfeschlegelsteinhausen crossed…" broke the name inside the word, on two lines.
+    It stays on one line, as the names elsewhere on the screen: shortened with "…" when it
+    cannot fit (it is whole on its sheet)."""
+    long_name = NAMES[1]  # 24 letters, the longest a name may be
+    table = ApiTable(live_server.url, "qwixx", 2)
+    table.act(None, {"type": "roll", "dice": {"white1": 6, "white2": 6, "red": 1, "yellow": 2, "green": 3, "blue": 4}})
+    table.act(1, {"type": "white", "row": "blue"})
+    screen = open_screen(new_phone, live_server.url, table.id, size)
+    expect(screen.locator("#screen .last-line")).to_contain_text("crossed 12 in blue")
+    found = screen.evaluate(NAME_IN_LAST_LINE)
+    assert found["text"] == long_name and found["lines"] == 1, (size, found)
+    assert screen.evaluate("document.documentElement.scrollWidth") == size[0]

@@ -690,6 +690,21 @@
   document.addEventListener("visibilitychange", keepAwake);
 })();
 
+// A seat's table page says once that the seat is open on this phone: another phone that
+// scans the seat's code is then asked first (a player who scanned a neighbour's code would
+// share their sheet unseen). Sent by the page, not by the join link, so that a link preview
+// fetching the link never counts as a phone.
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    const live = document.querySelector(".live[data-seat-opened]");
+    if (!live || !window.fetch) return;
+    let csrf = "";
+    try { csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || ""; } catch (error) { return; }
+    fetch(live.dataset.seatOpened, { method: "POST", headers: { "X-CSRF-Token": csrf }, credentials: "same-origin" }).catch(function () {});
+  });
+})();
+
 // The table screen (body.tv, read from across the room): a name wider than its place is a
 // single long word (app.css wraps names between words only), so it is drawn smaller, down
 // to two thirds of its size but never under 16 px, before the stylesheet's ellipsis shows.

@@ -109,6 +109,80 @@ def test_a_phone_that_is_one_player_s_asks_before_it_becomes_another_s(app, clie
     assert "You are Ana" in phone.get(f"/t/{table_id}").text
 
 
+def opened(phone, table_id: str) -> None:
+    """What a seat's table page does once loaded (static/app.js): it says the seat is open here."""
+    page = phone.get(f"/t/{table_id}").text
+    assert f'data-seat-opened="/t/{table_id}/opened"' in page
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', phone.get("/").text).group(1)
+    assert phone.post(f"/t/{table_id}/opened", headers={"X-CSRF-Token": csrf}).status_code == 200
+    assert "data-seat-opened" not in phone.get(f"/t/{table_id}").text  # said once
+
+
+def test_a_seat_already_open_on_another_phone_asks_before_a_second_phone_opens_it(app, client):
+    """Game night: Ana scanned Bruno's code (the cards lay side by side), then Bruno did:
+    both phones were Bruno's without a word, Ana had no sheet, and nobody knew until a tap
+    came from the wrong phone. The second phone is asked first; Bruno on a new phone (or
+    another browser) can still open his sheet there."""
+    table_id = start_table(client)
+    tokens = join_links(client, table_id)
+    ana_by_mistake, bruno = app.test_client(), app.test_client()
+    assert ana_by_mistake.get(f"/j/{tokens[1]}").status_code == 303  # the first phone: no question
+    opened(ana_by_mistake, table_id)
+    assert ana_by_mistake.get(f"/j/{tokens[1]}").status_code == 303  # its own seat again: none either
+    asked = bruno.get(f"/j/{tokens[1]}")
+    assert asked.status_code == 200 and asked.headers["Cache-Control"] == "no-store"
+    page = html.unescape(asked.text)
+    assert "Bruno's sheet is already open on another phone" in page
+    assert f'href="/t/{table_id}">I am not Bruno: watch the table</a>' in page
+    assert "You are watching" in bruno.get(f"/t/{table_id}").text  # nothing taken yet
+    again = bruno.get(f"/j/{tokens[1]}?again=yes")
+    assert (again.status_code, again.headers["Location"]) == (303, f"/t/{table_id}")
+    assert "You are Bruno" in bruno.get(f"/t/{table_id}").text
+    opened(bruno, table_id)
+    # a third phone is asked too: the seat was last opened on Bruno's
+    assert "Bruno's sheet is already open on another phone" in html.unescape(app.test_client().get(f"/j/{tokens[1]}").text)
+    # Ana's phone becomes Ana's with her own code: her seat was open nowhere
+    assert "This phone is Bruno's at this table" in html.unescape(ana_by_mistake.get(f"/j/{tokens[0]}").text)
+    assert ana_by_mistake.get(f"/j/{tokens[0]}?switch=yes").status_code == 303
+    assert "You are Ana" in ana_by_mistake.get(f"/t/{table_id}").text
+
+
+def test_a_join_link_alone_does_not_open_the_seat(app, client):
+    """A link preview (a chat app fetching the link the host sent) follows the join link but
+    runs no script: it must not count as a phone, or Bruno would be asked for nothing."""
+    table_id = start_table(client)
+    tokens = join_links(client, table_id)
+    preview = app.test_client()
+    assert preview.get(f"/j/{tokens[1]}", follow_redirects=True).status_code == 200
+    assert app.test_client().get(f"/j/{tokens[1]}").status_code == 303
+
+
+def test_only_a_seat_s_phone_can_say_it_opened_a_seat(app, client):
+    table_id = start_table(client)
+    stranger = app.test_client()
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', stranger.get("/").text).group(1)
+    refused = stranger.post(f"/t/{table_id}/opened", headers={"X-CSRF-Token": csrf})
+    assert refused.status_code == 403 and "scan your own code" in refused.text
+    assert "data-seat-opened" not in stranger.get(f"/t/{table_id}").text  # a watcher has no seat to open
+
+
+def test_a_phone_that_is_one_player_s_scanning_a_seat_open_elsewhere_can_stay_theirs(app, client):
+    table_id = start_table(client)
+    tokens = join_links(client, table_id)
+    ana, bruno = app.test_client(), app.test_client()
+    assert ana.get(f"/j/{tokens[0]}").status_code == 303
+    opened(ana, table_id)
+    assert bruno.get(f"/j/{tokens[1]}").status_code == 303
+    switched = bruno.get(f"/j/{tokens[0]}?switch=yes")  # Bruno's phone, on Ana's open seat
+    page = html.unescape(switched.text)
+    assert switched.status_code == 200 and "Ana's sheet is already open on another phone" in page
+    assert f'href="/t/{table_id}">Stay Bruno</a>' in page
+    assert f"/j/{tokens[0]}?again=yes&amp;switch=yes" in switched.text
+    assert "You are Bruno" in bruno.get(f"/t/{table_id}").text
+    assert bruno.get(f"/j/{tokens[0]}?again=yes&switch=yes").status_code == 303
+    assert "You are Ana" in bruno.get(f"/t/{table_id}").text
+
+
 def test_an_unknown_join_link_says_so(client):
     response = client.get("/j/not-a-token")
     assert response.status_code == 404

@@ -156,6 +156,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE events ADD COLUMN undone_by_seat INTEGER;
     """,
+    # The phone (a random id in its cookie, no secret) that last opened the seat with its
+    # code: another phone scanning that code is asked first (web/pages.py, join).
+    """
+    ALTER TABLE seats ADD COLUMN opened_by TEXT;
+    """,
 ]
 
 

@@ -151,6 +151,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE events ADD COLUMN undone_by_seat INTEGER;
     """,
+    # SQLite's migration 11: the phone that last opened the seat
+    """
+    ALTER TABLE seats ADD COLUMN opened_by TEXT;
+    """,
 ]
 
 

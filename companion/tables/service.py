@@ -267,6 +267,23 @@ def find_seat(db, token: str) -> tuple[str, int] | None:
     return store.find_seat_token(db, token)
 
 
+def opened_elsewhere(db, table_id: str, seat: int, phone: str, unmarked: bool = False) -> bool:
+    """Whether another phone than `phone` opened the seat last (`unmarked`: or none has)."""
+    opened_by = store.seat_opened_by(db, table_id, seat)
+    return unmarked if opened_by is None else opened_by != phone
+
+
+def open_seat(db, table_id: str, seat: int, phone: str) -> None:
+    """`phone` opened the seat: the next other phone to scan its code is asked first. Only
+    a courtesy: a database that cannot be written now (read-only, busy, gone) leaves the
+    seat unmarked, and the phone plays all the same."""
+    try:
+        with writing(db, table_id):
+            store.open_seat(db, table_id, seat, phone)
+    except ServiceError:
+        pass
+
+
 def player_key(name: str) -> str:
     """What a player's name is known by across tables: the same for "Ana" and "ANA"."""
     return store.name_key(name)

@@ -180,6 +180,16 @@ def is_host_token(db, table_id: str, token: str) -> bool:
     return row is not None
 
 
+def seat_opened_by(db, table_id: str, seat: int) -> str | None:
+    """The phone that last opened the seat with its code, if any did (db.py, migration 11)."""
+    row = db.execute("SELECT opened_by FROM seats WHERE table_id = ? AND seat = ?", [table_id, seat]).fetchone()
+    return None if row is None else row[0]
+
+
+def open_seat(db, table_id: str, seat: int, phone: str) -> None:
+    db.execute("UPDATE seats SET opened_by = ? WHERE table_id = ? AND seat = ?", [phone, table_id, seat])
+
+
 def find_seat_token(db, token: str) -> tuple[str, int] | None:
     """Which table and seat a join token belongs to."""
     row = db.execute("SELECT table_id, seat FROM seats WHERE token_hash = ?", [token_hash(token)]).fetchone()

@@ -19,6 +19,7 @@ from ..tables.service import Viewer
 
 MAX_TABLES_REMEMBERED = 20
 CSRF_FIELD = "csrf_token"
+PHONE_FIELD = "phone"  # which phone this is, to a seat it opened (no secret: it opens nothing)
 CSRF_HEADER = "X-CSRF-Token"
 PAGE_HEADER = "X-Companion-Page"  # which table page a tap comes from (web/pages.py)
 
@@ -50,8 +51,9 @@ def _forget_malformed(opened) -> None:
         }
         if kept != tables:
             opened["tables"] = kept
-    if CSRF_FIELD in opened and not isinstance(opened[CSRF_FIELD], str):
-        del opened[CSRF_FIELD]
+    for field in (CSRF_FIELD, PHONE_FIELD):
+        if field in opened and not isinstance(opened[field], str):
+            del opened[field]
 
 
 def remember(table_id: str, role: str, token: str) -> None:
@@ -90,6 +92,13 @@ def page_viewer(db, table_id: str) -> Viewer:
     host = "host" in entry and service.is_host(db, table_id, entry["host"])
     seat = service.seat_of(db, table_id, entry["seat"]) if "seat" in entry else None
     return Viewer(seat=seat, host=host, page=inputs.page_id(request.headers.get(PAGE_HEADER)))
+
+
+def phone_id() -> str:
+    """This phone's random id, made the first time it opens a seat."""
+    if not isinstance(session.get(PHONE_FIELD), str):
+        session[PHONE_FIELD] = secrets.token_urlsafe(9)
+    return session[PHONE_FIELD]
 
 
 def csrf_token() -> str:

@@ -175,6 +175,31 @@ def test_start_a_table_from_the_home_page_and_join_on_two_phones(live_server, ne
     tap_targets_are_large(ana)
 
 
+def test_a_second_phone_scanning_a_seat_s_code_is_asked_before_it_opens_the_seat(live_server, new_phone):
+    """Game night: Ana scanned Bruno's code by mistake, then Bruno did: both phones were
+    Bruno's, without a word. Once Bruno's seat is open on a phone, another phone that
+    scans its code is asked; it may watch instead, or (Bruno on a new phone) open it too."""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+    first = new_phone()
+    with first.expect_response(lambda answer: answer.url.endswith("/opened")) as said:
+        first.goto(table.join_links["Bruno"])
+    assert said.value.status == 200  # the page said the seat is open on this phone
+    expect(first.locator(".who")).to_have_text("You are Bruno")
+
+    second = new_phone()
+    second.goto(table.join_links["Bruno"])
+    expect(second.get_by_role("heading", name="Bruno's sheet is already open on another phone")).to_be_visible()
+    assert second.evaluate("document.documentElement.clientWidth") == 360
+    assert second.evaluate("document.scrollingElement.scrollWidth") <= 360
+    second.get_by_role("link", name="I am not Bruno: watch the table").tap()
+    expect(second.locator(".who")).to_have_text("You are watching")
+    second.goto(table.join_links["Bruno"])
+    with second.expect_response(lambda answer: answer.url.endswith("/opened")):
+        second.get_by_role("link", name="I am Bruno: open it here too").tap()
+    expect(second.locator(".who")).to_have_text("You are Bruno")
+    assert not first.script_errors and not second.script_errors
+
+
 def test_the_start_form_shows_as_many_name_slots_as_the_chosen_game_seats(live_server, new_phone):
     """Game night: Lobo seats four, and the form still offered seven names to fill. And
     "Heckmeck Barbecue (2–5 players)" was cut in the select at 360 px: how many a game

@@ -139,8 +139,8 @@ def test_every_face_to_tap_is_a_thumb_wide_at_360_and_320_px_in_every_language(n
     """Six faces a die beside the colour's name: each face at least 44 px square, and the
     colour's name inside its column, in the longest of the four languages' names too. At
     320 px (helper QA: faces 37.8 px wide, 3 px apart) the name goes above its faces."""
-    table = live_server.create(PLAYERS, game="twenty-one")
     for locale in ["en-GB", "pt-BR", "fr-FR", "ro-RO"]:
+        table = live_server.create(PLAYERS, game="twenty-one")  # Ana's seat, opened on one phone only
         ana = new_phone(locale=locale, viewport={"width": width, "height": 740})
         ana.goto(table["seats"][0]["join_url"])
         expect(ana.locator("form.tw-roll")).to_be_visible()

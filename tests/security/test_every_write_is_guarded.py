@@ -281,6 +281,11 @@ def page_create(world: World, phone: Phone):
     return phone.client.post("/tables", data=form)
 
 
+def page_seat_opened(world: World, phone: Phone):
+    headers = {} if phone.csrf is None else {"X-CSRF-Token": phone.csrf}
+    return phone.client.post(f"/t/{world.a.id}/opened", headers=headers)
+
+
 def api_act(world: World, headers: dict[str, str], seat: int | None = None):
     action = {"type": "roll", "dice": FULL_ROLL} | ({} if seat is None else {"seat": seat})
     return world.phone().post(f"/api/tables/{world.a.id}/actions", json=action, headers=headers)
@@ -305,6 +310,7 @@ WRITES: dict[tuple[str, str], Write] = {
     ("pages.redo", "POST"): Write("page", page_redo, "seat", prepare=roll_by_seat_0_then_undo),
     ("results.start_rematch", "POST"): Write("page", page_rematch, "table", prepare=finish_by_taking_every_tile),
     ("pages.close_table", "POST"): Write("page", page_close, "host"),
+    ("pages.seat_opened", "POST"): Write("page", page_seat_opened, "table"),
     ("api.create_table", "POST"): Write(
         "api", api_create, None, open_because="anyone on the network may start a table; it gets fresh tokens"
     ),

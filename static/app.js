@@ -158,7 +158,7 @@
     });
     const option = select.selectedOptions[0];
     const players = document.querySelector("[data-game-players]");
-    if (players && option) players.textContent = option.dataset.players;
+    if (players && option) { players.textContent = option.dataset.players; players.hidden = false; }
     const seats = Number(option && option.dataset.maxPlayers) || Infinity;
     document.querySelectorAll(".name-slot").forEach(function (slot, index) {
       const input = slot.querySelector("input");
@@ -690,10 +690,10 @@
   document.addEventListener("visibilitychange", keepAwake);
 })();
 
-// A seat's table page says once that the seat is open on this phone: another phone that
-// scans the seat's code is then asked first (a player who scanned a neighbour's code would
-// share their sheet unseen). Sent by the page, not by the join link, so that a link preview
-// fetching the link never counts as a phone.
+// A seat's table page says that the seat is open on this phone, unless it is already:
+// another phone that scans the seat's code is then asked first (a player who scanned a
+// neighbour's code would share their sheet unseen). Sent by the page, not by the join
+// link, so that a link preview fetching the link never counts as a phone.
 (function () {
   "use strict";
   document.addEventListener("DOMContentLoaded", function () {

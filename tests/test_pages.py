@@ -147,6 +147,19 @@ def test_a_seat_already_open_on_another_phone_asks_before_a_second_phone_opens_i
     assert "You are Ana" in ana_by_mistake.get(f"/t/{table_id}").text
 
 
+def test_a_phone_that_leaves_a_seat_for_its_own_leaves_it_unmarked(app, client):
+    """Review: Ana's phone opened Bruno's seat by mistake, then became Ana's with her own
+    code; Bruno, scanning his, was still told his sheet was open on another phone."""
+    table_id = start_table(client)
+    tokens = join_links(client, table_id)
+    ana, bruno = app.test_client(), app.test_client()
+    assert ana.get(f"/j/{tokens[1]}").status_code == 303
+    opened(ana, table_id)  # Ana's phone, as Bruno's
+    assert ana.get(f"/j/{tokens[0]}?switch=yes").status_code == 303
+    opened(ana, table_id)  # now as Ana's: Bruno's seat is open nowhere
+    assert bruno.get(f"/j/{tokens[1]}").status_code == 303
+
+
 def test_a_join_link_alone_does_not_open_the_seat(app, client):
     """A link preview (a chat app fetching the link the host sent) follows the join link but
     runs no script: it must not count as a phone, or Bruno would be asked for nothing."""
@@ -173,9 +186,10 @@ def test_a_phone_that_is_one_player_s_scanning_a_seat_open_elsewhere_can_stay_th
     assert ana.get(f"/j/{tokens[0]}").status_code == 303
     opened(ana, table_id)
     assert bruno.get(f"/j/{tokens[1]}").status_code == 303
-    switched = bruno.get(f"/j/{tokens[0]}?switch=yes")  # Bruno's phone, on Ana's open seat
+    switched = bruno.get(f"/j/{tokens[0]}")  # Bruno's phone, on Ana's open seat: one question, not two
     page = html.unescape(switched.text)
     assert switched.status_code == 200 and "Ana's sheet is already open on another phone" in page
+    assert "This phone is Bruno's at this table" not in page
     assert f'href="/t/{table_id}">Stay Bruno</a>' in page
     assert f"/j/{tokens[0]}?again=yes&amp;switch=yes" in switched.text
     assert "You are Bruno" in bruno.get(f"/t/{table_id}").text

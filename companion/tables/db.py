@@ -156,8 +156,8 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE events ADD COLUMN undone_by_seat INTEGER;
     """,
-    # The phone (a random id in its cookie, no secret) that last opened the seat with its
-    # code: another phone scanning that code is asked first (web/pages.py, join).
+    # The phone (a random id in its cookie, no secret) whose table page of the seat loaded
+    # last: another phone scanning the seat's code is asked first (web/pages.py, join).
     """
     ALTER TABLE seats ADD COLUMN opened_by TEXT;
     """,

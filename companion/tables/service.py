@@ -274,9 +274,10 @@ def opened_elsewhere(db, table_id: str, seat: int, phone: str, unmarked: bool = 
 
 
 def open_seat(db, table_id: str, seat: int, phone: str) -> None:
-    """`phone` opened the seat: the next other phone to scan its code is asked first. Only
-    a courtesy: a database that cannot be written now (read-only, busy, gone) leaves the
-    seat unmarked, and the phone plays all the same."""
+    """`phone` opened the seat (its page loaded there): the next other phone to scan its
+    code is asked first. Two phones scanning one code within the second before either page
+    has loaded are not. Only a courtesy: a database that cannot be written now (read-only,
+    busy, gone) leaves the seat unmarked, and the phone plays all the same."""
     try:
         with writing(db, table_id):
             store.open_seat(db, table_id, seat, phone)

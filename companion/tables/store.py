@@ -181,12 +181,15 @@ def is_host_token(db, table_id: str, token: str) -> bool:
 
 
 def seat_opened_by(db, table_id: str, seat: int) -> str | None:
-    """The phone that last opened the seat with its code, if any did (db.py, migration 11)."""
+    """The phone whose page of the seat loaded last, if any did (db.py, migration 11)."""
     row = db.execute("SELECT opened_by FROM seats WHERE table_id = ? AND seat = ?", [table_id, seat]).fetchone()
     return None if row is None else row[0]
 
 
 def open_seat(db, table_id: str, seat: int, phone: str) -> None:
+    """The seat is open on `phone`, and no other seat of the table is any more: a phone that
+    changed seats (Ana's, after scanning Bruno's code by mistake) leaves Bruno's unmarked."""
+    db.execute("UPDATE seats SET opened_by = NULL WHERE table_id = ? AND opened_by = ? AND seat <> ?", [table_id, phone, seat])
     db.execute("UPDATE seats SET opened_by = ? WHERE table_id = ? AND seat = ?", [phone, table_id, seat])
 
 

@@ -183,23 +183,25 @@ def join(token: str):
     table_id, seat = found
     held_seat = phone.held(table_id).get("seat")
     current = None if held_seat is None else service.seat_of(get_db(), table_id, held_seat)
-    if current is not None and current != seat and request.args.get("switch") != "yes":
+    if current == seat:
+        return redirect(url_for("pages.table_page", table_id=table_id), 303)  # its own code again
+    if request.args.get("again") != "yes" and service.opened_elsewhere(get_db(), table_id, seat, phone.phone_id()):
+        # A player who scanned a neighbour's code would share their sheet, and the neighbour
+        # would find out only when a tap of theirs came from the wrong phone: it asks first
+        # (a phone that is another player's may stay theirs: one question, not two).
+        names = existing_table(table_id).names
+        page = render_template(
+            "seat_open_elsewhere.html", table_id=table_id, name=names[seat], current=None if current is None else names[current],
+            again_url=url_for("pages.join", token=token, again="yes", **({"switch": "yes"} if current is not None else {})),
+        )
+        return page, 200, {"Cache-Control": "no-store"}  # its link carries the join token
+    if current is not None and request.args.get("switch") != "yes":
         # Another player's code scanned by mistake would take this phone from its player
         # without a word (and leave them without a sheet): it asks first.
         names = existing_table(table_id).names
         page = render_template(
             "switch_seat.html", table_id=table_id, current=names[current], wanted=names[seat],
             switch_url=url_for("pages.join", token=token, switch="yes"),
-        )
-        return page, 200, {"Cache-Control": "no-store"}  # its link carries the join token
-    this_phone = phone.phone_id()
-    if current != seat and request.args.get("again") != "yes" and service.opened_elsewhere(get_db(), table_id, seat, this_phone):
-        # A player who scanned a neighbour's code would share their sheet, and the neighbour
-        # would find out only when a tap of theirs came from the wrong phone: it asks first.
-        names = existing_table(table_id).names
-        page = render_template(
-            "seat_open_elsewhere.html", table_id=table_id, name=names[seat], current=None if current is None else names[current],
-            again_url=url_for("pages.join", token=token, again="yes", **({"switch": "yes"} if current is not None else {})),
         )
         return page, 200, {"Cache-Control": "no-store"}  # its link carries the join token
     phone.remember(table_id, "seat", token)
@@ -210,7 +212,8 @@ def join(token: str):
 def seat_opened(table_id: str):
     """The table page of a seat says it is open on this phone (static/app.js, once the page
     has loaded: a link preview that fetched the join link runs no script, so it never
-    counts as a phone). Another phone scanning the seat's code is then asked first."""
+    counts as a phone). Another phone scanning the seat's code is then asked first. A
+    host's phone without a seat of its own has none to open."""
     db = get_db()
     existing_table(table_id)
     viewer = phone.page_viewer(db, table_id)
@@ -311,7 +314,7 @@ def render_table(table: service.Table, viewer: service.Viewer, error: str | None
         return table_body(table, viewer, error), status
     # the page's own id: its taps and its held connection carry it (web/push.py)
     page_id = secrets.token_urlsafe(12)
-    # a seat's page says once that the seat is open on this phone (seat_opened)
+    # a seat's page says that the seat is open on this phone, unless it is already (seat_opened)
     opened_here = viewer.seat is None or not service.opened_elsewhere(get_db(), table.id, viewer.seat, phone.phone_id(), unmarked=True)
     return render_template("table.html", **table_context(table, viewer, error), page_id=page_id, opened_here=opened_here), status
 

@@ -310,6 +310,7 @@ WRITES: dict[tuple[str, str], Write] = {
     ("pages.redo", "POST"): Write("page", page_redo, "seat", prepare=roll_by_seat_0_then_undo),
     ("results.start_rematch", "POST"): Write("page", page_rematch, "table", prepare=finish_by_taking_every_tile),
     ("pages.close_table", "POST"): Write("page", page_close, "host"),
+    # any seat of the table; a host's phone without a seat of its own has none to open (403)
     ("pages.seat_opened", "POST"): Write("page", page_seat_opened, "table"),
     ("api.create_table", "POST"): Write(
         "api", api_create, None, open_because="anyone on the network may start a table; it gets fresh tokens"

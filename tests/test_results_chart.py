@@ -86,6 +86,18 @@ def test_players_level_with_each_other_have_their_lines_side_by_side_not_one_hid
     assert legend == dashes
 
 
+def test_players_level_with_each_other_stay_inside_the_plot():
+    """Review: seven players on 0 at the start had three lines drawn under the axis, as if
+    they had scored below 0, and a tie on the top score had a line cut at the chart's top."""
+    from companion.web.chart import TOP
+    names = [f"P{seat}" for seat in range(7)]
+    root = ElementTree.fromstring(str(score_chart([[0, 3, 9]] * 7, names, "scores", "actions")))
+    axis = float(root.find(f"{SVG}line").get("y1"))  # the x axis, at the lowest score (0)
+    drawn = [[float(point.split(",")[1]) for point in line.get("points").split()] for line in root.findall(f"{SVG}polyline")]
+    assert all(TOP <= y <= axis for line in drawn for y in line)
+    assert len({line[0] for line in drawn}) == 7 and len({line[-1] for line in drawn}) == 7  # still side by side
+
+
 def test_a_player_level_with_nobody_is_drawn_at_their_score():
     alone = ElementTree.fromstring(str(score_chart([[0, 3, 8], [0, 5, 6]], ["Ana", "Bruno"], "scores", "actions")))
     apart = ElementTree.fromstring(str(score_chart([[0, 3, 8]], ["Ana"], "scores", "actions")))

@@ -26,7 +26,7 @@ LINE_WIDTH = 3
 LEVEL_SPACING = 2 * LINE_WIDTH
 # Each player's line has its own dashes as well as its colour (the legend shows them): lines
 # side by side stay two, and colour is not the only way to tell them apart.
-SERIES_DASHES = ("", "14 7", "4 6", "14 6 4 6", "24 8", "8 8", "2 4")
+SERIES_DASHES = ("", "14 7", "4 6", "14 6 4 6", "24 8", "8 8", "18 4 3 4 3 4")
 LEGEND_SAMPLE = 44  # the legend's piece of each line
 
 
@@ -64,13 +64,14 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
     for seat, points in enumerate(series):
         colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]
         dashes = SERIES_DASHES[seat % len(SERIES_DASHES)]
-        dashed = f' stroke-dasharray="{dashes}"' if dashes else ""
+        # flat dash ends: round ones would eat into the gaps, and tell two patterns apart less
+        dashed = f' stroke-dasharray="{dashes}" stroke-linecap="butt"' if dashes else ' stroke-linecap="round"'
         line = " ".join(
-            f"{_number(x(step))},{_number(y(score) + _apart(series, seat, step))}" for step, score in enumerate(points)
+            f"{_number(x(step))},{_number(_drawn_at(series, seat, step, y(score), TOP, y(low)))}" for step, score in enumerate(points)
         )
         parts.append(
             f'<polyline data-seat="{seat}" points="{line}" fill="none" stroke="{colour}" stroke-width="{LINE_WIDTH}"'
-            f'{dashed} stroke-linejoin="round" stroke-linecap="round"/>'
+            f'{dashed} stroke-linejoin="round"/>'
         )
         legend_y = HEIGHT + LEGEND_LINE * seat + LEGEND_FONT
         parts.append(
@@ -85,12 +86,15 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
     return Markup("".join(parts))
 
 
-def _apart(series: list[list[int]], seat: int, step: int) -> float:
-    """How far `seat`'s line is drawn from its score at `step`: 0 alone there, else spread
-    with the others level with it, in seat order, around their score."""
-    score = series[seat][step] if step < len(series[seat]) else None
+def _drawn_at(series: list[list[int]], seat: int, step: int, at: float, top: float, bottom: float) -> float:
+    """Where `seat`'s line is drawn at `step`, its score being at `at`: there alone, else
+    spread with the others level with it, in seat order, around their score, the group kept
+    inside the plot (everyone on 0 at the start drawn above the axis, not below it)."""
+    score = series[seat][step]
     level = [other for other, points in enumerate(series) if step < len(points) and points[step] == score]
-    return (level.index(seat) - (len(level) - 1) / 2) * LEVEL_SPACING
+    half = (len(level) - 1) / 2 * LEVEL_SPACING
+    middle = min(max(at, top + half), bottom - half)
+    return middle + (level.index(seat) * LEVEL_SPACING - half)
 
 
 def chart_height(players: int) -> int:

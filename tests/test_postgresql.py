@@ -147,6 +147,31 @@ def test_two_servers_a_page_tapping_through_one_is_told_own_on_its_connection_to
         held.close()
 
 
+def test_two_servers_a_tap_through_one_shares_the_watching_phones_table_with_the_other(postgres_server, tmp_path, monkeypatch):
+    """The watching phones' table of a page's tap is rendered by the server that took the
+    tap and kept in PostgreSQL; the other server's watching phone is sent that one (it is
+    told of the version only once the table is there)."""
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "one key for both servers")
+    url = postgres_server.new_database()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with running_companion(tmp_path / "a", url) as first, running_companion(tmp_path / "b", url) as second:
+        table = requests.post(first + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+        ana, bruno = requests.Session(), requests.Session()
+        ana.get(first + "/j/" + table["seats"][0]["join_url"].rsplit("/j/", 1)[1], timeout=10)
+        bruno.get(second + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1], timeout=10)
+        watching = Stream(f"{second}/t/{table['id']}/events?v=0", session=bruno)
+        assert watching.next_event()["event"] == "hello"
+        assert 'data-version="1"' in TablePage(first, table["id"], ana).tap({"type": "set_aside", "face": "worm", "count": 2}, 0)
+        pushed = watching.next_table()
+        watching.close()
+    with psycopg.connect(url) as connection:
+        shared = connection.execute(
+            "SELECT html FROM rendered_parts WHERE table_id = %s AND version = 1 AND part LIKE %s", [table["id"], "('table'%"]
+        ).fetchall()
+    assert pushed["id"] == "1" and [(pushed["data"],)] == shared
+
+
 def test_twenty_phones_writing_through_two_servers_lose_nothing(postgres_server, tmp_path):
     """Each phone sends its table's next action with expected_version, through either
     server at random, as fast as answers come: every 200 is in the log exactly once, in

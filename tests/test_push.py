@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -16,8 +17,12 @@ from urllib.parse import quote
 
 import gevent
 import requests
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion import create_app
+from companion.i18n import LANGUAGE_COOKIE
+from companion.server import doorbell
 from companion.server.notify import Notifier
 
 class Stream:
@@ -293,6 +298,116 @@ def by_hand(database: str, statement: str, *values: str) -> None:
         "connection.execute(sys.argv[2], sys.argv[3:])\n"
     )
     subprocess.run([sys.executable, "-c", script, database, statement, *values], check=True)
+
+
+# --- the watching phones' table, rendered once for every process ------------------------
+def push_process(database: str):
+    """A server process' app as the push server runs it (its notifier), with its own kept
+    parts: two of them on one database stand for two processes of `companion serve`."""
+    app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True})
+    app.extensions["companion.notifier"] = Notifier(database)
+    return app
+
+
+def joined_phone(app, join_url: str, language: str = "en"):
+    phone = app.test_client()
+    phone.set_cookie(LANGUAGE_COOKIE, language)
+    phone.get("/j/" + join_url.rsplit("/j/", 1)[1])
+    return phone
+
+
+def page_tap(phone, table_id: str, action: dict, version: int):
+    csrf = re.search(r'"X-CSRF-Token": "([^"]+)"', phone.get(f"/t/{table_id}").get_data(as_text=True)).group(1)
+    form = {"action": json.dumps(action), "expected_version": str(version)}
+    return phone.post(f"/t/{table_id}/act", data=form, headers={"HX-Request": "true", "X-CSRF-Token": csrf})
+
+
+def published_parts(database: str, table_id: str) -> dict[str, str]:
+    with sqlite3.connect(database) as connection:
+        return dict(connection.execute("SELECT part, html FROM rendered_parts WHERE table_id = ?", [table_id]))
+
+
+def test_push_a_tap_renders_the_watching_phones_table_once_for_every_server_process(tmp_path):
+    """Profile: each server process rendered the watching phones' table of every version
+    itself, the costliest part of a push (a table's phones are spread over the processes).
+    The tapping phone's process renders it and puts it in the database; another process
+    sends its watching phones that one (here marked by hand to tell it from one rendered
+    again), in their language, and renders its own only for a language not shared."""
+    database = str(tmp_path / "companion.sqlite3")
+    tapping, other = push_process(database), push_process(database)
+    table = tapping.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno", "Caio"]}).get_json()
+    ana = joined_phone(tapping, table["seats"][0]["join_url"])
+    bruno = joined_phone(other, table["seats"][1]["join_url"])
+    caio = joined_phone(other, table["seats"][2]["join_url"], language="fr")
+    answer = page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0)
+    assert answer.status_code == 200 and 'data-version="1"' in answer.get_data(as_text=True)
+    parts = published_parts(database, table["id"])
+    watchers = [part for part in parts if part.startswith("('table', 'en', True")]
+    assert len(watchers) == 1 and 'data-version="1"' in parts[watchers[0]] and "csrf_token" not in parts[watchers[0]]
+    assert any(part.startswith("('grill', 'en'") for part in parts)  # what a phone with controls of its own needs too
+    by_hand(database, "UPDATE rendered_parts SET html = html || '<!-- published -->' WHERE part = ?", watchers[0])
+    seen = bruno.get(f"/t/{table['id']}/poll?v=0", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'data-version="1"' in seen and seen.endswith("<!-- published -->")
+    seen_in_french = caio.get(f"/t/{table['id']}/poll?v=0", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'data-version="1"' in seen_in_french and "<!-- published -->" not in seen_in_french
+    # the next version's parts take the place of this one's
+    assert page_tap(ana, table["id"], {"type": "set_aside", "face": 3, "count": 2}, 1).status_code == 200
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("SELECT DISTINCT version FROM rendered_parts WHERE table_id = ?", [table["id"]]).fetchall() == [(2,)]
+
+
+def test_push_a_tap_wakes_the_other_processes_only_once_it_shared_the_watching_phones_table(tmp_path, monkeypatch):
+    """Woken before the table was in the database, the other processes rendered it again:
+    the tap's doorbell rings after it is shared, not when the action commits."""
+    database = str(tmp_path / "companion.sqlite3")
+    tapping = push_process(database)
+    table = tapping.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    ana = joined_phone(tapping, table["seats"][0]["join_url"])
+    parts_when_rung = []
+    monkeypatch.setattr(doorbell, "ring", lambda _path: parts_when_rung.append(len(published_parts(database, table["id"]))))
+    assert page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0).status_code == 200
+    assert len(parts_when_rung) == 1 and parts_when_rung[0] > 0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_push_in_random_games_every_watching_phone_is_sent_the_table_it_would_render_itself(tmp_path_factory, data):
+    """Invariant of the shared table: whatever was tapped (dice, a stop, a bust, an undo), a
+    watching phone served by another process than the tapping one's gets exactly the table
+    a server that shares nothing renders for that phone."""
+    database = str(tmp_path_factory.mktemp("shared") / "companion.sqlite3")
+    processes = [push_process(database), push_process(database)]
+    alone = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True})  # no notifier: reads no shared part
+    table = processes[0].test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno", "Caio"]}).get_json()
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    phones = [joined_phone(processes[seat % 2], seat_row["join_url"]) for seat, seat_row in enumerate(table["seats"])]
+    for _step in range(data.draw(st.integers(min_value=1, max_value=14), label="taps")):
+        state = processes[0].test_client().get(f"/api/tables/{table['id']}", headers=host).get_json()
+        if state["status"] != "playing":
+            break
+        seat, turn = state["current_seat"], state["state"]["turn"]
+        if turn["roll"] is not None:
+            kept = {entry["face"] for entry in turn["kept"]}
+            action = {"type": "keep", "face": data.draw(st.sampled_from([face for face in turn["roll"] if face not in kept]))}
+        elif turn["kept"] and data.draw(st.booleans()):
+            action = {"type": "stop"}
+        else:
+            action = {"type": "roll", "dice": data.draw(st.lists(st.sampled_from([1, 2, 3, 4, 5, "worm"]), min_size=turn["dice_left"], max_size=turn["dice_left"]))}
+        assert page_tap(phones[seat], table["id"], action, state["version"]).status_code == 200
+        if data.draw(st.booleans(), label="undo it"):
+            csrf = re.search(r'"X-CSRF-Token": "([^"]+)"', phones[seat].get(f"/t/{table['id']}").get_data(as_text=True)).group(1)
+            undone = phones[seat].post(
+                f"/t/{table['id']}/undo", data={"expected_version": str(state["version"] + 1)},
+                headers={"HX-Request": "true", "X-CSRF-Token": csrf},
+            )
+            assert undone.status_code == 200
+        for watcher, phone in enumerate(phones):
+            if watcher == seat:
+                continue
+            shared = phone.get(f"/t/{table['id']}/poll?v=-1", headers={"HX-Request": "true"}).get_data(as_text=True)
+            by_itself = alone.test_client()
+            by_itself.set_cookie("session", phone.get_cookie("session").value)
+            assert shared == by_itself.get(f"/t/{table['id']}/poll?v=-1", headers={"HX-Request": "true"}).get_data(as_text=True)
 
 
 def test_push_the_notifier_wakes_a_waiter_when_another_process_writes(tmp_path):

@@ -161,6 +161,17 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN opened_by TEXT;
     """,
+    # What a tap's process rendered of the table's newest version for the phones watching
+    # it (web/fragments.py), read by the other server processes instead of rendering it again.
+    """
+    CREATE TABLE rendered_parts (
+        table_id TEXT NOT NULL REFERENCES game_tables (id),
+        version INTEGER NOT NULL,
+        part TEXT NOT NULL,
+        html TEXT NOT NULL,
+        PRIMARY KEY (table_id, version, part)
+    );
+    """,
 ]
 
 

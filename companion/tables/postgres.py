@@ -155,6 +155,16 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN opened_by TEXT;
     """,
+    # SQLite's migration 12: what a tap's process rendered for the watching phones
+    """
+    CREATE TABLE rendered_parts (
+        table_id TEXT NOT NULL REFERENCES game_tables (id),
+        version INTEGER NOT NULL,
+        part TEXT NOT NULL,
+        html TEXT NOT NULL,
+        PRIMARY KEY (table_id, version, part)
+    );
+    """,
 ]
 
 

@@ -285,6 +285,42 @@ def open_seat(db, table_id: str, seat: int, phone: str) -> None:
         pass
 
 
+@contextmanager
+def announcing_at_end(db) -> Iterator[set[str]]:
+    """The tables that writes in the block move are announced to the server processes only
+    as it ends, whatever happens in it (store.hold_announcements): a tap's process shares
+    what it rendered for the watching phones first (publish_parts). Announcing is the
+    write's own business once it committed: the database failing now is only logged (the
+    phones see the move at their next look). Gives the tables moved so far."""
+    moved = store.hold_announcements(db)
+    try:
+        yield moved
+    finally:
+        moved = store.stop_holding(db)
+        if moved:
+            try:
+                store.announce_now(db, moved)
+            except storage_errors() as error:
+                if not is_storage_failure(error):
+                    raise
+                logging.getLogger(STORAGE_LOG).warning("A move was saved but not announced: %s", error)
+
+
+def publish_parts(db, table_id: str, version: int, parts: dict[str, str]) -> None:
+    """Share parts of the table's page rendered for `version` with every server process
+    (web/fragments.py). Only a saving of work: a database that cannot be written now
+    leaves them unshared, and each process renders its own."""
+    try:
+        with writing(db, table_id):
+            store.publish_parts(db, table_id, version, parts)
+    except ServiceError:
+        pass
+
+
+def published_part(db, table_id: str, version: int, part: str) -> str | None:
+    return store.published_part(db, table_id, version, part)
+
+
 def player_key(name: str) -> str:
     """What a player's name is known by across tables: the same for "Ana" and "ANA"."""
     return store.name_key(name)

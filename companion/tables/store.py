@@ -38,16 +38,17 @@ def write(db: sqlite_utils.Database, *table_ids: str) -> Iterator[None]:
     """One write transaction that takes the write lock up front, so a read-then-write
     cannot be overtaken by another phone's write in between: SQLite's one lock for the
     whole database (BEGIN IMMEDIATE), PostgreSQL's lock of each of `table_ids`."""
+    db.moved_here = set()  # the tables this write moves (announce)
     if on_postgresql(db):
         with db.transaction(table_ids):
             yield
+        _committed_moves(db)
         return
     pause = getattr(db, "pause", None)
     if pause is None:
         db.conn.execute("BEGIN IMMEDIATE")  # SQLite's busy timeout waits for another writer
     else:
         _begin_pausing(db.conn, pause)
-    db.announced = False
     try:
         yield
         db.conn.execute("COMMIT")
@@ -57,7 +58,42 @@ def write(db: sqlite_utils.Database, *table_ids: str) -> Iterator[None]:
         if db.conn.in_transaction:
             db.conn.execute("ROLLBACK")
         raise
-    if db.announced and getattr(db, "doorbell", None):
+    _committed_moves(db)
+
+
+def _committed_moves(db) -> None:
+    """A write committed: the servers are told of the tables it moved, now (SQLite's
+    doorbell; PostgreSQL's NOTIFY went with the commit), or later (hold_announcements)."""
+    held = getattr(db, "held_announcements", None)
+    if held is not None:
+        held.update(db.moved_here)
+    elif db.moved_here and not on_postgresql(db) and getattr(db, "doorbell", None):
+        doorbell.ring(db.doorbell)
+
+
+def hold_announcements(db) -> set[str]:
+    """The tables that this connection's writes move from now on are announced to the
+    servers only when the caller says (stop_holding, then announce_now): a tap's process
+    first shares what it rendered of the new version for the watching phones (publish_parts),
+    so that the other processes, woken, find it. A process that looks by itself in between
+    (another table's doorbell, its half-second look) renders the version as before."""
+    db.held_announcements = set()
+    return db.held_announcements
+
+
+def stop_holding(db) -> set[str]:
+    """The tables moved since hold_announcements, whose announcing is now the caller's."""
+    held, db.held_announcements = db.held_announcements, None
+    return held
+
+
+def announce_now(db, table_ids: set[str]) -> None:
+    """Tell the servers that `table_ids` moved, outside any write (see hold_announcements)."""
+    if on_postgresql(db):
+        with write(db):  # NOTIFY is sent when its transaction commits
+            for table_id in sorted(table_ids):
+                db.announce(table_id)
+    elif getattr(db, "doorbell", None):
         doorbell.ring(db.doorbell)
 
 
@@ -473,11 +509,31 @@ def event_in_effect(db, table_id: str, seq: int) -> dict[str, Any] | None:
 def announce(db, table_id: str) -> None:
     """Every server must see that `table_id` moved: PostgreSQL is told (NOTIFY, sent at
     commit); SQLite's servers see it by themselves (companion/server/notify.py), told to
-    look at once by the doorbell the write rings once it has committed (store.write)."""
-    if on_postgresql(db):
+    look at once by the doorbell the write rings once it has committed (store.write); or
+    later (hold_announcements)."""
+    db.moved_here.add(table_id)
+    if on_postgresql(db) and getattr(db, "held_announcements", None) is None:
         db.announce(table_id)
-    else:
-        db.announced = True
+
+
+def publish_parts(db, table_id: str, version: int, parts: dict[str, str]) -> None:
+    """Parts of the table's page rendered for `version` (web/fragments.py: the name of a part
+    says what it shows and in what language), for every server process to read instead of
+    rendering them; those of older versions go, nobody asks for them again."""
+    db.execute("DELETE FROM rendered_parts WHERE table_id = ? AND version < ?", [table_id, version])
+    for part, html in parts.items():
+        db.execute(
+            "INSERT INTO rendered_parts (table_id, version, part, html) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, version, part) DO NOTHING",
+            [table_id, version, part, html],
+        )
+
+
+def published_part(db, table_id: str, version: int, part: str) -> str | None:
+    row = db.execute(
+        "SELECT html FROM rendered_parts WHERE table_id = ? AND version = ? AND part = ?", [table_id, version, part]
+    ).fetchone()
+    return None if row is None else row[0]
 
 
 def update_table(db, table_id: str, version: int, status: str, current_seat: int | None, page: str | None = None) -> None:

@@ -9,19 +9,28 @@ parts are wrapped in a call block,
 and rendered once per (part, table, version, language, *more). A table's version changes
 with every action and undo, so a kept part is never stale. Whatever else a part shows must
 be in `more` (the log of a game with secrets is keyed by the seat reading it).
+
+Each server process keeps the parts it rendered. Under the push server, a tap's process
+also shares the parts it rendered for the watching phones through the database (published,
+web/pages.py), and the other processes read them there before rendering their own: the
+phones of a table are spread over the processes, and all are woken by the same change.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+from contextlib import contextmanager
+from typing import Any, Callable, Hashable, Iterator
 
-from flask import current_app
+from flask import current_app, g
 from flask_babel import get_locale
 from markupsafe import Markup
 
 from ..server.snapshots import RecentlyUsed
+from ..tables import service
+from ..tables.db import get_db
 
 FRAGMENTS_KEPT = 1000  # a few per table of a café: a few KB each
+PUBLISHING = "companion_publishing"  # on g: (table id, version, parts) while gathered
 
 
 def install(app) -> None:
@@ -38,9 +47,40 @@ def shared_fragment(name: str, table_id: str, version: int, *more: Hashable, cal
 
 
 def kept(name: str, table_id: str, version: int, *more: Hashable) -> Markup | None:
-    """The part kept for these, in the request's language, if any."""
-    return current_app.extensions["companion.fragments"].get((name, table_id, version, str(get_locale()), *more))
+    """The part kept for these, in the request's language, if any: this process', or one
+    that another process published."""
+    key = (name, table_id, version, str(get_locale()), *more)
+    found = current_app.extensions["companion.fragments"].get(key)
+    if found is None and "companion.notifier" in current_app.extensions:
+        published = service.published_part(get_db(), table_id, version, part_name(key))
+        if published is not None:
+            found = Markup(published)
+            current_app.extensions["companion.fragments"].put(key, found)
+    return found
 
 
 def keep(part: str, name: str, table_id: str, version: int, *more: Hashable) -> None:
-    current_app.extensions["companion.fragments"].put((name, table_id, version, str(get_locale()), *more), Markup(part))
+    key = (name, table_id, version, str(get_locale()), *more)
+    current_app.extensions["companion.fragments"].put(key, Markup(part))
+    publishing = g.get(PUBLISHING)
+    if publishing is not None and publishing[:2] == (table_id, version):
+        publishing[2][part_name(key)] = str(part)
+
+
+@contextmanager
+def published(table_id: str, version: int) -> Iterator[dict[str, str]]:
+    """Gathers the parts of the table's `version` kept in the block, by their names in the
+    database, for service.publish_parts."""
+    parts: dict[str, str] = {}
+    setattr(g, PUBLISHING, (table_id, version, parts))
+    try:
+        yield parts
+    finally:
+        g.pop(PUBLISHING, None)
+
+
+def part_name(key: tuple) -> str:
+    """What a part is called in the database, where its table and version are columns of
+    their own: the rest of its key, which holds only words, numbers and truth values."""
+    name, _table_id, _version, *rest = key
+    return repr((name, *rest))

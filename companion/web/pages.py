@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from contextlib import nullcontext
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -236,13 +237,16 @@ def table_context(table: service.Table, viewer: service.Viewer, error: str | Non
     return {**situation(table, viewer, error), "table": views.table_view(table, viewer)}
 
 
-def situation(table: service.Table, viewer: service.Viewer, error: str | None = None) -> dict[str, Any]:
+def situation(
+    table: service.Table, viewer: service.Viewer, error: str | None = None, whole_log: bool | None = None
+) -> dict[str, Any]:
     """What this phone may do with the table, and how its page refreshes: all of the
     page's context but the table in words (table_view), which a watching phone whose
-    refresh is already rendered never needs."""
+    refresh is already rendered never needs. `whole_log`: unless the request says."""
     db = get_db()
     page = tapped_on()
-    whole_log = request.args.get("log") == "all" or page.get("log") == ["all"]
+    if whole_log is None:
+        whole_log = request.args.get("log") == "all" or page.get("log") == ["all"]
     actors = [] if service.is_closed(table) else table.game.actors(table.state)
     # the seat the host asked for in the address, the one the host just entered for, or the
     # one the page tapped on was entering for
@@ -320,31 +324,59 @@ def render_table(table: service.Table, viewer: service.Viewer, error: str | None
 
 
 def table_body(table: service.Table, viewer: service.Viewer, error: str | None = None) -> str:
-    """The table part of a page, as a refresh (a poll, a push) sends it. A phone that only
-    watches (not its turn, nothing to undo or redo, no error) sees what every other watching
-    phone of the table sees, in a game that shows them all the same: that is rendered once
-    per version and language and shared (after an action, all but one or two phones of a
-    table are watching), and found before the table is put in words again."""
+    """The table part of a page, as a refresh (a poll, a push) sends it."""
     context = situation(table, viewer, error)
-    watching = (
+    if not is_watching(context):
+        return render_template("table_body.html", **context, table=views.table_view(table, viewer))
+    return watchers_table(table, context)
+
+
+def is_watching(context: dict[str, Any]) -> bool:
+    """Whether a phone only watches (not its turn, nothing to undo or redo, no error) and
+    sees what every other watching phone of the table sees, in a game that shows them all
+    the same (`context`: situation's)."""
+    return (
         context["game"].watchers_see_the_same_table
         and context["acting_for"] is None
-        and not viewer.host
+        and not context["viewer"].host
         and not context["can_undo"]
         and not context["redo_offer"]
         and context["error"] is None
     )
-    if not watching:
-        return render_template("table_body.html", **context, table=views.table_view(table, viewer))
+
+
+def watchers_table(table: service.Table, context: dict[str, Any]) -> str:
+    """A watching phone's table part: rendered once per version and language and shared
+    (after an action, all but one or two phones of a table are watching), and found before
+    the table is put in words again."""
     # a seated phone and a phone that only looks differ after the game (the rematch form)
-    key = ("table", table.id, table.version, viewer.seat is not None, *sorted(context["poll_params"].items()))
+    key = ("table", table.id, table.version, context["viewer"].seat is not None, *sorted(context["poll_params"].items()))
     shared = fragments.kept(*key)
     if shared is None:
-        shared = render_template("table_body.html", **context, table=views.table_view(table, viewer))
+        shared = render_template("table_body.html", **context, table=views.table_view(table, context["viewer"]))
         if phone.CSRF_FIELD in shared:
             return shared  # it holds a form for this phone (a rematch): never another's
         fragments.keep(shared, *key)
     return shared
+
+
+def share_with_watchers(db, table: service.Table) -> None:
+    """Under the push server, the process whose tap made the table's version renders the
+    table as its watching phones see it, in the tapping phone's language, before the
+    version is announced (service.announcing_at_end), and puts it in the database with the
+    parts rendered for it (the grill, the log): every other process, woken with its
+    phones, reads them there instead of rendering them again (a cold rendering, the
+    costliest part of a push)."""
+    if not table.game.watchers_see_the_same_table:
+        return  # each phone's table is its own (Lobo's secret colour, a Qwixx sheet first)
+    with fragments.published(table.id, table.version) as parts:
+        for seat in range(len(table.names)):
+            context = situation(table, service.Viewer(seat=seat), whole_log=False)
+            if is_watching(context):
+                watchers_table(table, context)
+                break
+    if parts:
+        service.publish_parts(db, table.id, table.version, parts)
 
 
 @bp.get("/t/<table_id>/events")
@@ -404,11 +436,16 @@ def expected_version() -> int | None:
 def after_write(table_id: str, write) -> Any:
     db = get_db()
     viewer = phone.page_viewer(db, table_id)
-    try:
-        result = write(db, viewer)
-    except (service.ServiceError, RuleError) as error:  # RuleError: a form's numbers refused (inputs)
-        return render_table(existing_table(table_id), viewer, render(error.text), error.status)
-    table, notice = result if isinstance(result, tuple) else (result, None)  # notice: what stopped a redo
+    # a page's tap under the push server: the watching phones' table goes with the news
+    sharing = "companion.notifier" in current_app.extensions and request.headers.get("HX-Request")
+    with service.announcing_at_end(db) if sharing else nullcontext(set()) as moved:
+        try:
+            result = write(db, viewer)
+        except (service.ServiceError, RuleError) as error:  # RuleError: a form's numbers refused (inputs)
+            return render_table(existing_table(table_id), viewer, render(error.text), error.status)
+        table, notice = result if isinstance(result, tuple) else (result, None)  # notice: what stopped a redo
+        if moved:  # only when sharing
+            share_with_watchers(db, table)
     if not request.headers.get("HX-Request"):
         return redirect(url_for("pages.table_page", table_id=table_id), 303)
     return render_table(table, viewer, notice)

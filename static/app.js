@@ -657,10 +657,11 @@
 
   // The screen stays awake while a table page is open (Screen Wake Lock), taken again when
   // the page is seen again (the browser lets it go when the page is hidden), unless the
-  // player switched that off.
+  // player switched that off, and until the game is over or the table closed.
   let wakeLock = null;
   function keepAwake() {
     if (!document.querySelector(".live") || !settingOn("awake", true) || document.hidden) return;
+    if (document.querySelector("#table[data-over]")) return;
     if (!navigator.wakeLock || wakeLock) return;
     navigator.wakeLock.request("screen").then(function (lock) {
       wakeLock = lock;
@@ -670,6 +671,13 @@
   function letSleep() {
     if (wakeLock) wakeLock.release();
     wakeLock = null;
+  }
+  // Over while the page was open: the phone may sleep again, and the switch goes.
+  function sleepAtTheEnd() {
+    if (!document.querySelector("#table[data-over]")) return;
+    letSleep();
+    const awake = document.querySelector('.phone-settings [data-setting="awake"]');
+    if (awake) awake.closest("label").hidden = true;
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -687,6 +695,7 @@
   });
   document.addEventListener("htmx:afterSettle", checkTurn);
   document.addEventListener("htmx:afterSettle", withdrawOfferAtTheEnd);
+  document.addEventListener("htmx:afterSettle", sleepAtTheEnd);
   document.addEventListener("visibilitychange", keepAwake);
 })();
 

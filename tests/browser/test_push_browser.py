@@ -15,10 +15,10 @@ from .conftest import SYNC_TIMEOUT_MS
 
 # Spies on what the page asks of the phone, installed before its scripts run.
 SPIES = """
-window.asked = {vibrate: 0, wakeLock: 0, sound: 0};
+window.asked = {vibrate: 0, wakeLock: 0, sound: 0, released: 0};
 navigator.vibrate = () => { window.asked.vibrate += 1; return true; };
 const lock = new EventTarget();
-lock.release = () => { lock.dispatchEvent(new Event('release')); return Promise.resolve(); };
+lock.release = () => { window.asked.released += 1; lock.dispatchEvent(new Event('release')); return Promise.resolve(); };
 window.heldLock = lock;
 Object.defineProperty(navigator, 'wakeLock', {value: {request: () => { window.asked.wakeLock += 1; return Promise.resolve(lock); }}});
 window.AudioContext = class {
@@ -137,6 +137,29 @@ def test_push_the_offer_to_alert_goes_when_the_game_ends_untapped(push_server, n
     assert answer.json()["status"] == "finished"
     expect(bruno.locator("#table[data-over]")).to_be_attached(timeout=SYNC_TIMEOUT_MS)
     expect(offer).to_be_hidden()
+
+
+def test_push_the_screen_may_sleep_again_once_the_game_is_over(push_server, new_phone):
+    """Tester: a phone left on a finished (or closed) table kept its screen on, and went on
+    offering "Keep the screen on during the game" when no game was left to play."""
+    table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+    host = {"Authorization": f"Bearer {table['host_token']}"}
+    bruno = join(new_phone, table["seats"][1]["join_url"])
+    switch = bruno.locator('[data-setting="awake"]')
+    expect(switch).to_be_visible()
+    assert asked(bruno)["wakeLock"] == 1
+    for tile in range(21, 37):  # the host enters turns that take the grill's tiles in order
+        worms, rest = divmod(tile, 5)
+        steps = [{"type": "set_aside", "face": "worm", "count": worms}] + ([{"type": "set_aside", "face": rest, "count": 1}] if rest else [])
+        dice_left = 8 - worms - bool(rest)  # none left ends the turn by itself
+        for action in steps + ([{"type": "stop"}] if dice_left else []):
+            assert requests.post(f"{push_server}/api/tables/{table['id']}/actions", json=action, headers=host, timeout=10).ok
+    expect(bruno.locator("#table[data-over]")).to_be_attached(timeout=SYNC_TIMEOUT_MS)
+    expect(switch).to_be_hidden()
+    assert asked(bruno)["released"] == 1
+    bruno.reload()
+    bruno.locator("#table[data-over]").wait_for()
+    assert asked(bruno)["wakeLock"] == 0 and switch.count() == 0
 
 
 def test_push_a_phone_that_cannot_vibrate_asks_for_the_tap_only_if_it_is_to_sound(push_server, new_phone):

@@ -160,6 +160,37 @@ def test_a_phone_that_leaves_a_seat_for_its_own_leaves_it_unmarked(app, client):
     assert bruno.get(f"/j/{tokens[1]}").status_code == 303
 
 
+def join_statuses(page: str) -> dict[str, str]:
+    return {seat: html.unescape(text) for seat, text in re.findall(r'id="join-status-(\d+)"[^>]*>([^<]+)<', page)}
+
+
+def test_the_join_codes_say_which_seats_are_open_on_a_phone_until_all_are(app, client):
+    """Host at a game night: nothing on the codes said who had still to scan. Each code says
+    whether its seat is open on a phone yet; the page asks every few seconds, and stops
+    asking (htmx: 286) once every seat is."""
+    table_id = start_table(client, names=("Ana", "Bruno"))
+    tokens = join_links(client, table_id)
+    page = client.get(f"/t/{table_id}/join").text
+    assert join_statuses(page) == {"0": "Not scanned yet", "1": "Not scanned yet"}
+    assert f'hx-get="/t/{table_id}/join/status" hx-trigger="every 3s"' in page
+    ana, bruno = app.test_client(), app.test_client()
+    assert ana.get(f"/j/{tokens[0]}").status_code == 303
+    assert join_statuses(client.get(f"/t/{table_id}/join/status").text)["0"] == "Not scanned yet"  # the link alone is no phone
+    opened(ana, table_id)
+    status = client.get(f"/t/{table_id}/join/status")
+    assert status.status_code == 200 and status.text.count('hx-swap-oob="true"') == 2
+    assert join_statuses(status.text) == {"0": "Open on a phone", "1": "Not scanned yet"}
+    assert bruno.get(f"/j/{tokens[1]}").status_code == 303
+    opened(bruno, table_id)
+    status = client.get(f"/t/{table_id}/join/status")
+    assert status.status_code == 286 and join_statuses(status.text) == {"0": "Open on a phone", "1": "Open on a phone"}
+    page = client.get(f"/t/{table_id}/join").text
+    assert "/join/status" not in page and join_statuses(page) == {"0": "Open on a phone", "1": "Open on a phone"}
+    refused = app.test_client().get(f"/t/{table_id}/join/status")
+    assert refused.status_code == 403 and "Only the phone that started this table" in html.unescape(refused.text)
+    assert bruno.get(f"/t/{table_id}/join/status").status_code == 403
+
+
 def test_a_join_link_alone_does_not_open_the_seat(app, client):
     """A link preview (a chat app fetching the link the host sent) follows the join link but
     runs no script: it must not count as a phone, or Bruno would be asked for nothing."""

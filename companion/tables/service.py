@@ -273,6 +273,11 @@ def opened_elsewhere(db, table_id: str, seat: int, phone: str, unmarked: bool = 
     return unmarked if opened_by is None else opened_by != phone
 
 
+def opened_seats(db, table_id: str) -> set[int]:
+    """The seats whose page loaded on a phone: the host sees who has still to scan."""
+    return store.opened_seats(db, table_id)
+
+
 def open_seat(db, table_id: str, seat: int, phone: str) -> None:
     """`phone` opened the seat (its page loaded there): the next other phone to scan its
     code is asked first. Two phones scanning one code within the second before either page

@@ -222,6 +222,11 @@ def seat_opened_by(db, table_id: str, seat: int) -> str | None:
     return None if row is None else row[0]
 
 
+def opened_seats(db, table_id: str) -> set[int]:
+    """The seats of the table that a phone opened (seat_opened_by)."""
+    return {row[0] for row in db.execute("SELECT seat FROM seats WHERE table_id = ? AND opened_by IS NOT NULL", [table_id])}
+
+
 def open_seat(db, table_id: str, seat: int, phone: str) -> None:
     """The seat is open on `phone`, and no other seat of the table is any more: a phone that
     changed seats (Ana's, after scanning Bruno's code by mistake) leaves Bruno's unmarked."""

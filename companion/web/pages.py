@@ -162,18 +162,48 @@ def existing_table(table_id: str) -> service.Table:
         abort(404)
 
 
+def join_codes_host(table_id: str) -> str | None:
+    """The host token of the phone asking for the table's join codes, if it is the host's."""
+    host_token = phone.host_token(table_id)
+    return host_token if host_token is not None and service.is_host(get_db(), table_id, host_token) else None
+
+
+def not_the_host_for_join_codes():
+    return render_template("error.html", message=render(N_("Only the phone that started this table can show its join codes.")), status=403), 403
+
+
+# While the host shows the codes, each says whether its seat is open on a phone yet: the
+# page asks this often until every seat is (then htmx stops asking: status 286).
+JOIN_STATUS_SECONDS = 3
+ALL_SEATS_OPEN = 286
+
+
 @bp.get("/t/<table_id>/join")
 def join_screen(table_id: str):
     table = existing_table(table_id)
-    host_token = phone.host_token(table_id)
-    if host_token is None or not service.is_host(get_db(), table_id, host_token):
-        return render_template("error.html", message=render(N_("Only the phone that started this table can show its join codes.")), status=403), 403
+    host_token = join_codes_host(table_id)
+    if host_token is None:
+        return not_the_host_for_join_codes()
+    opened = service.opened_seats(get_db(), table_id)
     seats = []
     for seat, name in enumerate(table.names):
         url = join_url(service.seat_token(host_token, seat))
-        seats.append({"seat": seat, "name": name, "url": url, "svg": qr_svg(url)})
-    page = render_template("join.html", table=views.table_view(table), seats=seats)
+        seats.append({"seat": seat, "name": name, "url": url, "svg": qr_svg(url), "opened": seat in opened})
+    page = render_template(
+        "join.html", table=views.table_view(table), seats=seats, all_open=len(opened) == len(seats), status_seconds=JOIN_STATUS_SECONDS
+    )
     return page, 200, {"Cache-Control": "no-store"}  # it carries every seat's join token
+
+
+@bp.get("/t/<table_id>/join/status")
+def join_status(table_id: str):
+    """Whether each seat is open on a phone yet, for the join codes' page (out-of-band swaps)."""
+    table = existing_table(table_id)
+    if join_codes_host(table_id) is None:
+        return not_the_host_for_join_codes()
+    opened = service.opened_seats(get_db(), table_id)
+    seats = [{"seat": seat, "name": name, "opened": seat in opened} for seat, name in enumerate(table.names)]
+    return render_template("join_status.html", seats=seats, swap=True), ALL_SEATS_OPEN if len(opened) == len(seats) else 200
 
 
 @bp.get("/j/<token>")

@@ -200,6 +200,25 @@ def test_a_second_phone_scanning_a_seat_s_code_is_asked_before_it_opens_the_seat
     assert not first.script_errors and not second.script_errors
 
 
+def test_the_hosts_join_codes_say_each_seat_open_as_its_phone_opens_it(live_server, new_phone, shots_dir):
+    """Host at a game night: nothing on the codes said who had still to scan. Each code says
+    so, and changes by itself once the seat's page has loaded on a phone."""
+    table = start_table(new_phone, live_server.url, ["Ana", "Bruno"])
+
+    def status(name: str):
+        code = table.host.locator(".join-code").filter(has=table.host.locator(".join-name", has_text=re.compile(rf"^{name}$")))
+        return code.locator(".join-status")
+
+    expect(status("Ana")).to_have_text("Not scanned yet")
+    join(new_phone, table, "Ana")
+    expect(status("Ana")).to_have_text("Open on a phone", timeout=SYNC_TIMEOUT_MS)
+    expect(status("Bruno")).to_have_text("Not scanned yet")
+    join(new_phone, table, "Bruno")
+    expect(status("Bruno")).to_have_text("Open on a phone", timeout=SYNC_TIMEOUT_MS)
+    fits_the_phone(table.host, shots_dir, "01b-join-codes-opened")
+    assert not table.host.script_errors
+
+
 def test_the_start_form_shows_as_many_name_slots_as_the_chosen_game_seats(live_server, new_phone):
     """Game night: Lobo seats four, and the form still offered seven names to fill. And
     "Heckmeck Barbecue (2–5 players)" was cut in the select at 360 px: how many a game

@@ -356,6 +356,21 @@ def test_push_a_tap_renders_the_watching_phones_table_once_for_every_server_proc
         assert connection.execute("SELECT DISTINCT version FROM rendered_parts WHERE table_id = ?", [table["id"]]).fetchall() == [(2,)]
 
 
+def test_push_the_shared_parts_of_a_table_that_stopped_moving_leave_the_database(tmp_path):
+    """Review: each table's last version stayed in the database for ever, some KB of HTML a
+    table (a café's year of tables); the parts are read within moments of their tap."""
+    database = str(tmp_path / "companion.sqlite3")
+    tapping = push_process(database)
+    tables = [tapping.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json() for _ in range(2)]
+    for table in tables:
+        ana = joined_phone(tapping, table["seats"][0]["join_url"])
+        assert page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0).status_code == 200
+        assert published_parts(database, table["id"])
+        if table is tables[0]:  # its parts were published longer ago than they are kept
+            by_hand(database, "UPDATE rendered_parts SET published_at = '2026-01-01T00:00:00+00:00' WHERE table_id = ?", table["id"])
+    assert not published_parts(database, tables[0]["id"]) and published_parts(database, tables[1]["id"])
+
+
 def test_push_a_tap_wakes_the_other_processes_only_once_it_shared_the_watching_phones_table(tmp_path, monkeypatch):
     """Woken before the table was in the database, the other processes rendered it again:
     the tap's doorbell rings after it is shared, not when the action commits."""

@@ -162,15 +162,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN opened_by TEXT;
     """,
     # What a tap's process rendered of the table's newest version for the phones watching
-    # it (web/fragments.py), read by the other server processes instead of rendering it again.
+    # it (web/fragments.py), read by the other server processes instead of rendering it again;
+    # kept a minute (store.publish_parts).
     """
     CREATE TABLE rendered_parts (
         table_id TEXT NOT NULL REFERENCES game_tables (id),
         version INTEGER NOT NULL,
         part TEXT NOT NULL,
         html TEXT NOT NULL,
+        published_at TEXT NOT NULL,
         PRIMARY KEY (table_id, version, part)
     );
+    CREATE INDEX rendered_parts_by_age ON rendered_parts (published_at);
     """,
 ]
 

@@ -162,8 +162,10 @@ MIGRATIONS: list[str] = [
         version INTEGER NOT NULL,
         part TEXT NOT NULL,
         html TEXT NOT NULL,
+        published_at TEXT NOT NULL,
         PRIMARY KEY (table_id, version, part)
     );
+    CREATE INDEX rendered_parts_by_age ON rendered_parts (published_at);
     """,
 ]
 

@@ -13,7 +13,7 @@ import json
 import sqlite3
 import time
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterator
 
 import sqlite_utils
@@ -521,16 +521,26 @@ def announce(db, table_id: str) -> None:
         db.announce(table_id)
 
 
+# Published parts are read within moments, when the phones of every server process are
+# woken by the version they show; a table's next version replaces them. Those of a table
+# that stopped moving go after this, so that its HTML does not stay in the database for
+# ever (a few KB a part; a café's year of tables).
+PARTS_KEPT_SECONDS = 60
+
+
 def publish_parts(db, table_id: str, version: int, parts: dict[str, str]) -> None:
     """Parts of the table's page rendered for `version` (web/fragments.py: the name of a part
     says what it shows and in what language), for every server process to read instead of
-    rendering them; those of older versions go, nobody asks for them again."""
+    rendering them; the table's older ones go, and any table's kept too long."""
+    stamp = datetime.now(timezone.utc)
+    too_old = (stamp - timedelta(seconds=PARTS_KEPT_SECONDS)).isoformat(timespec="seconds")
     db.execute("DELETE FROM rendered_parts WHERE table_id = ? AND version < ?", [table_id, version])
+    db.execute("DELETE FROM rendered_parts WHERE published_at < ?", [too_old])
     for part, html in parts.items():
         db.execute(
-            "INSERT INTO rendered_parts (table_id, version, part, html) VALUES (?, ?, ?, ?)"
+            "INSERT INTO rendered_parts (table_id, version, part, html, published_at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (table_id, version, part) DO NOTHING",
-            [table_id, version, part, html],
+            [table_id, version, part, html, stamp.isoformat(timespec="seconds")],
         )
 
 

@@ -657,27 +657,36 @@
 
   // The screen stays awake while a table page is open (Screen Wake Lock), taken again when
   // the page is seen again (the browser lets it go when the page is hidden), unless the
-  // player switched that off, and until the game is over or the table closed.
+  // player switched that off, and while the game is on: not once it is over or the table
+  // closed, and again if the host's undo takes the game back from its end.
   let wakeLock = null;
+  let askingForLock = false;
+  function wantsAwake() {
+    return document.querySelector(".live") && settingOn("awake", true) && !document.hidden &&
+      !document.querySelector("#table[data-over]");
+  }
   function keepAwake() {
-    if (!document.querySelector(".live") || !settingOn("awake", true) || document.hidden) return;
-    if (document.querySelector("#table[data-over]")) return;
-    if (!navigator.wakeLock || wakeLock) return;
+    if (!wantsAwake() || !navigator.wakeLock || wakeLock || askingForLock) return;
+    askingForLock = true;
     navigator.wakeLock.request("screen").then(function (lock) {
+      askingForLock = false;
+      // the game may have ended (or the switch gone off) while the lock was being granted
+      if (!wantsAwake()) { lock.release(); return; }
       wakeLock = lock;
       lock.addEventListener("release", function () { wakeLock = null; });
-    }).catch(function () {});
+    }).catch(function () { askingForLock = false; });
   }
   function letSleep() {
     if (wakeLock) wakeLock.release();
     wakeLock = null;
   }
-  // Over while the page was open: the phone may sleep again, and the switch goes.
-  function sleepAtTheEnd() {
-    if (!document.querySelector("#table[data-over]")) return;
-    letSleep();
+  // The table changed: over, the phone may sleep again and the switch goes; on again (an
+  // undo of the last action), both come back.
+  function awakeWhilePlaying() {
+    const over = Boolean(document.querySelector("#table[data-over]"));
     const awake = document.querySelector('.phone-settings [data-setting="awake"]');
-    if (awake) awake.closest("label").hidden = true;
+    if (awake) awake.closest("label").hidden = over;
+    if (over) letSleep(); else keepAwake();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -695,7 +704,7 @@
   });
   document.addEventListener("htmx:afterSettle", checkTurn);
   document.addEventListener("htmx:afterSettle", withdrawOfferAtTheEnd);
-  document.addEventListener("htmx:afterSettle", sleepAtTheEnd);
+  document.addEventListener("htmx:afterSettle", awakeWhilePlaying);
   document.addEventListener("visibilitychange", keepAwake);
 })();
 

@@ -88,16 +88,17 @@ def test_a_closed_table_asks_no_phone_for_a_tap_to_alert_it(app, client):
     assert "data-alerts-offer" not in ana.get(f"/t/{table.id}").get_data(as_text=True)
 
 
-def test_a_closed_or_finished_table_offers_no_switch_to_keep_the_screen_on(app, client):
+def test_a_closed_or_finished_table_hides_the_switch_to_keep_the_screen_on(app, client):
     """Tester: "Keep the screen on during the game" showed (and held the screen on) at a
     table whose game was over."""
     closed, finished = create(client, "pickomino", ("Ana", "Bruno")), create(client, "pickomino", ("Ana", "Bruno"))
     ana, bruno = joined(app, closed.seats[0]), joined(app, finished.seats[1])
-    assert 'data-setting="awake"' in ana.get(f"/t/{closed.id}").get_data(as_text=True)
+    shown, hidden = '<label><input type="checkbox" data-setting="awake"', '<label hidden><input type="checkbox" data-setting="awake"'
+    assert shown in ana.get(f"/t/{closed.id}").get_data(as_text=True)
     assert close(host_phone(app, closed), closed.id).status_code == 303
-    assert 'data-setting="awake"' not in ana.get(f"/t/{closed.id}").get_data(as_text=True)
+    assert hidden in ana.get(f"/t/{closed.id}").get_data(as_text=True)
     play_pickomino(client, finished)
-    assert 'data-setting="awake"' not in bruno.get(f"/t/{finished.id}").get_data(as_text=True)
+    assert hidden in bruno.get(f"/t/{finished.id}").get_data(as_text=True)  # an undo may bring it back (app.js)
 
 
 def test_an_abandoned_table_says_so_on_the_table_screen_its_results_and_the_players_page(app, client):

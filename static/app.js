@@ -723,6 +723,20 @@
   });
 })();
 
+// The host's join codes ask every few seconds which seats are open on a phone yet
+// (templates/join.html; the companion stops them once all are): not while the screen is
+// off or the page hidden, and never again once refused (the host token gone, the table).
+(function () {
+  "use strict";
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.hidden && event.detail.elt.matches("[data-join-status]")) event.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (event.detail.elt.matches("[data-join-status]") && (status === 403 || status === 404)) event.detail.elt.remove();
+  });
+})();
+
 // The table screen (body.tv, read from across the room): a name wider than its place is a
 // single long word (app.css wraps names between words only), so it is drawn smaller, down
 // to two thirds of its size but never under 16 px, before the stylesheet's ellipsis shows.

@@ -33,7 +33,7 @@ from databases import PostgresServer, binaries
 from faults.workload import next_action
 from played import assert_error, bearer, rows
 from servers import running_companion
-from test_push import Stream, TablePage, told
+from test_push import Stream, TablePage, joined_phone, page_tap, push_process, told
 
 def columns_of_sqlite(path: str) -> dict[str, list[tuple[str, bool]]]:
     with closing(sqlite3.connect(path)) as conn:
@@ -147,29 +147,33 @@ def test_two_servers_a_page_tapping_through_one_is_told_own_on_its_connection_to
         held.close()
 
 
-def test_two_servers_a_tap_through_one_shares_the_watching_phones_table_with_the_other(postgres_server, tmp_path, monkeypatch):
-    """The watching phones' table of a page's tap is rendered by the server that took the
-    tap and kept in PostgreSQL; the other server's watching phone is sent that one (it is
-    told of the version only once the table is there)."""
-    monkeypatch.setenv("COMPANION_SECRET_KEY", "one key for both servers")
+def test_on_postgresql_a_tap_shares_the_watching_phones_table_and_notifies_only_then(postgres_server, monkeypatch):
+    """As on SQLite (test_push.py): the tapping server process keeps the watching phones'
+    table in the database, and another process (or server) sends its watching phone that
+    one, marked here by hand to tell it from one rendered again. NOTIFY goes only once it
+    is there: woken before, the other servers rendered it again."""
     url = postgres_server.new_database()
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    with running_companion(tmp_path / "a", url) as first, running_companion(tmp_path / "b", url) as second:
-        table = requests.post(first + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
-        ana, bruno = requests.Session(), requests.Session()
-        ana.get(first + "/j/" + table["seats"][0]["join_url"].rsplit("/j/", 1)[1], timeout=10)
-        bruno.get(second + "/j/" + table["seats"][1]["join_url"].rsplit("/j/", 1)[1], timeout=10)
-        watching = Stream(f"{second}/t/{table['id']}/events?v=0", session=bruno)
-        assert watching.next_event()["event"] == "hello"
-        assert 'data-version="1"' in TablePage(first, table["id"], ana).tap({"type": "set_aside", "face": "worm", "count": 2}, 0)
-        pushed = watching.next_table()
-        watching.close()
+    tapping, other = push_process(url), push_process(url)
+    table = tapping.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    ana = joined_phone(tapping, table["seats"][0]["join_url"])
+    bruno = joined_phone(other, table["seats"][1]["join_url"])
+    shared = "SELECT part, html FROM rendered_parts WHERE table_id = %s AND version = 1 AND part LIKE %s"
+    parts_when_notified = []
+    announce = postgres.Database.announce
+
+    def counting_announce(db, table_id: str) -> None:
+        with psycopg.connect(url) as connection:
+            parts_when_notified.append(len(connection.execute(shared, [table["id"], "('table'%"]).fetchall()))
+        announce(db, table_id)
+
+    monkeypatch.setattr(postgres.Database, "announce", counting_announce)
+    assert page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0).status_code == 200
+    assert parts_when_notified == [1]
     with psycopg.connect(url) as connection:
-        shared = connection.execute(
-            "SELECT html FROM rendered_parts WHERE table_id = %s AND version = 1 AND part LIKE %s", [table["id"], "('table'%"]
-        ).fetchall()
-    assert pushed["id"] == "1" and [(pushed["data"],)] == shared
+        [(part, _html)] = connection.execute(shared, [table["id"], "('table'%"]).fetchall()
+        connection.execute("UPDATE rendered_parts SET html = html || '<!-- published -->' WHERE part = %s", [part])
+    seen = bruno.get(f"/t/{table['id']}/poll?v=0", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'data-version="1"' in seen and seen.endswith("<!-- published -->")
 
 
 def test_twenty_phones_writing_through_two_servers_lose_nothing(postgres_server, tmp_path):

@@ -23,7 +23,10 @@ from hypothesis import strategies as st
 from companion import create_app
 from companion.i18n import LANGUAGE_COOKIE
 from companion.server import doorbell
+from companion.server import notify
 from companion.server.notify import Notifier
+from companion.tables import service
+from companion.tables.db import connect
 
 class Stream:
     """One phone's held connection, read event by event."""
@@ -305,14 +308,18 @@ def push_process(database: str):
     """A server process' app as the push server runs it (its notifier), with its own kept
     parts: two of them on one database stand for two processes of `companion serve`."""
     app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True})
-    app.extensions["companion.notifier"] = Notifier(database)
+    app.extensions["companion.notifier"] = notify.for_database(database)
     return app
 
 
 def joined_phone(app, join_url: str, language: str = "en"):
+    """A phone that opened its seat's join link and whose table page loaded, saying so
+    (static/app.js): its seat is open on a phone."""
     phone = app.test_client()
     phone.set_cookie(LANGUAGE_COOKIE, language)
-    phone.get("/j/" + join_url.rsplit("/j/", 1)[1])
+    table_page = phone.get("/j/" + join_url.rsplit("/j/", 1)[1]).headers["Location"]
+    csrf = re.search(r'"X-CSRF-Token": "([^"]+)"', phone.get(table_page).get_data(as_text=True)).group(1)
+    assert phone.post(table_page + "/opened", headers={"X-CSRF-Token": csrf}).status_code == 200
     return phone
 
 
@@ -356,6 +363,36 @@ def test_push_a_tap_renders_the_watching_phones_table_once_for_every_server_proc
         assert connection.execute("SELECT DISTINCT version FROM rendered_parts WHERE table_id = ?", [table["id"]]).fetchall() == [(2,)]
 
 
+def test_push_a_tap_shares_nothing_when_no_other_seat_is_open_on_a_phone(tmp_path):
+    """Review: a host entering the turns of players without phones rendered and stored the
+    watching phones' table at every tap, for nobody."""
+    database = str(tmp_path / "companion.sqlite3")
+    tapping = push_process(database)
+    table = tapping.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    ana = joined_phone(tapping, table["seats"][0]["join_url"])
+    assert page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0).status_code == 200
+    assert published_parts(database, table["id"]) == {}
+
+
+def test_push_sharing_never_waits_for_another_writer(tmp_path):
+    """Review: the version's news waits while its parts are stored; waiting there for a
+    busy database (up to SQLite's 5 s busy timeout) would hold every other phone back. A
+    database busy with another write leaves the parts unshared at once."""
+    database = str(tmp_path / "companion.sqlite3")
+    table_id = new_table_in(database)["id"]
+    waited = []
+    db = connect(database, pause=waited.append)
+    other = sqlite3.connect(database, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    try:
+        service.publish_parts(db, table_id, 0, {"('table', 'en', True)": "<p>shared</p>"})
+    finally:
+        other.execute("ROLLBACK")
+    assert waited == [] and published_parts(database, table_id) == {}
+    service.publish_parts(db, table_id, 0, {"('table', 'en', True)": "<p>shared</p>"})  # free again: stored
+    assert published_parts(database, table_id) == {"('table', 'en', True)": "<p>shared</p>"}
+
+
 def test_push_the_shared_parts_of_a_table_that_stopped_moving_leave_the_database(tmp_path):
     """Review: each table's last version stayed in the database for ever, some KB of HTML a
     table (a café's year of tables); the parts are read within moments of their tap."""
@@ -364,6 +401,7 @@ def test_push_the_shared_parts_of_a_table_that_stopped_moving_leave_the_database
     tables = [tapping.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json() for _ in range(2)]
     for table in tables:
         ana = joined_phone(tapping, table["seats"][0]["join_url"])
+        joined_phone(tapping, table["seats"][1]["join_url"])  # Bruno's phone watches
         assert page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0).status_code == 200
         assert published_parts(database, table["id"])
         if table is tables[0]:  # its parts were published longer ago than they are kept
@@ -378,6 +416,7 @@ def test_push_a_tap_wakes_the_other_processes_only_once_it_shared_the_watching_p
     tapping = push_process(database)
     table = tapping.test_client().post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
     ana = joined_phone(tapping, table["seats"][0]["join_url"])
+    joined_phone(tapping, table["seats"][1]["join_url"])  # Bruno's phone watches
     parts_when_rung = []
     monkeypatch.setattr(doorbell, "ring", lambda _path: parts_when_rung.append(len(published_parts(database, table["id"]))))
     assert page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0).status_code == 200

@@ -163,7 +163,7 @@ MIGRATIONS: list[str] = [
     """,
     # What a tap's process rendered of the table's newest version for the phones watching
     # it (web/fragments.py), read by the other server processes instead of rendering it again;
-    # kept a minute (store.publish_parts).
+    # removed by a later publishing once a minute old (store.publish_parts).
     """
     CREATE TABLE rendered_parts (
         table_id TEXT NOT NULL REFERENCES game_tables (id),

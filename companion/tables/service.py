@@ -273,6 +273,11 @@ def opened_elsewhere(db, table_id: str, seat: int, phone: str, unmarked: bool = 
     return unmarked if opened_by is None else opened_by != phone
 
 
+def seat_names(db, table_id: str) -> list[str]:
+    """The players' names by seat, no replay (none for a table that does not exist)."""
+    return store.seat_names(db, table_id)
+
+
 def opened_seats(db, table_id: str) -> set[int]:
     """The seats whose page loaded on a phone: the host sees who has still to scan."""
     return store.opened_seats(db, table_id)
@@ -313,13 +318,15 @@ def announcing_at_end(db) -> Iterator[set[str]]:
 
 def publish_parts(db, table_id: str, version: int, parts: dict[str, str]) -> None:
     """Share parts of the table's page rendered for `version` with every server process
-    (web/fragments.py). Only a saving of work: a database that cannot be written now
-    leaves them unshared, and each process renders its own."""
+    (web/fragments.py). Only a saving of work, made while the version's news waits: a
+    database busy with another write now (SQLite) or that cannot be written leaves them
+    unshared, and each process renders its own."""
     try:
-        with writing(db, table_id):
+        with store.write(db, table_id, wait=False):
             store.publish_parts(db, table_id, version, parts)
-    except ServiceError:
-        pass
+    except storage_errors() as error:
+        if not (is_busy(error) or is_storage_failure(error)):
+            raise
 
 
 def published_part(db, table_id: str, version: int, part: str) -> str | None:

@@ -34,10 +34,11 @@ def on_postgresql(db) -> bool:
 
 
 @contextmanager
-def write(db: sqlite_utils.Database, *table_ids: str) -> Iterator[None]:
+def write(db: sqlite_utils.Database, *table_ids: str, wait: bool = True) -> Iterator[None]:
     """One write transaction that takes the write lock up front, so a read-then-write
     cannot be overtaken by another phone's write in between: SQLite's one lock for the
-    whole database (BEGIN IMMEDIATE), PostgreSQL's lock of each of `table_ids`."""
+    whole database (BEGIN IMMEDIATE), PostgreSQL's lock of each of `table_ids`. Not
+    `wait`: SQLite's busy error at once if another connection holds its lock."""
     db.moved_here = set()  # the tables this write moves (announce)
     if on_postgresql(db):
         with db.transaction(table_ids):
@@ -45,7 +46,9 @@ def write(db: sqlite_utils.Database, *table_ids: str) -> Iterator[None]:
         _committed_moves(db)
         return
     pause = getattr(db, "pause", None)
-    if pause is None:
+    if not wait:
+        _begin_unless_busy(db.conn)
+    elif pause is None:
         db.conn.execute("BEGIN IMMEDIATE")  # SQLite's busy timeout waits for another writer
     else:
         _begin_pausing(db.conn, pause)
@@ -95,6 +98,15 @@ def announce_now(db, table_ids: set[str]) -> None:
                 db.announce(table_id)
     elif getattr(db, "doorbell", None):
         doorbell.ring(db.doorbell)
+
+
+def _begin_unless_busy(conn: sqlite3.Connection) -> None:
+    timeout_ms = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
 
 
 def _begin_pausing(conn: sqlite3.Connection, pause: Callable[[float], None]) -> None:

@@ -198,11 +198,13 @@ def join_screen(table_id: str):
 @bp.get("/t/<table_id>/join/status")
 def join_status(table_id: str):
     """Whether each seat is open on a phone yet, for the join codes' page (out-of-band swaps)."""
-    table = existing_table(table_id)
+    names = service.seat_names(get_db(), table_id)
+    if not names:
+        abort(404)
     if join_codes_host(table_id) is None:
         return not_the_host_for_join_codes()
     opened = service.opened_seats(get_db(), table_id)
-    seats = [{"seat": seat, "name": name, "opened": seat in opened} for seat, name in enumerate(table.names)]
+    seats = [{"seat": seat, "name": name, "opened": seat in opened} for seat, name in enumerate(names)]
     return render_template("join_status.html", seats=seats, swap=True), ALL_SEATS_OPEN if len(opened) == len(seats) else 200
 
 
@@ -390,17 +392,18 @@ def watchers_table(table: service.Table, context: dict[str, Any]) -> str:
     return shared
 
 
-def share_with_watchers(db, table: service.Table) -> None:
+def share_with_watchers(db, table: service.Table, tapping: service.Viewer) -> None:
     """Under the push server, the process whose tap made the table's version renders the
     table as its watching phones see it, in the tapping phone's language, before the
     version is announced (service.announcing_at_end), and puts it in the database with the
     parts rendered for it (the grill, the log): every other process, woken with its
     phones, reads them there instead of rendering them again (a cold rendering, the
-    costliest part of a push)."""
+    costliest part of a push). Only if another seat is open on a phone: a host entering
+    for players without one has nobody to share it with."""
     if not table.game.watchers_see_the_same_table:
         return  # each phone's table is its own (Lobo's secret colour, a Qwixx sheet first)
     with fragments.published(table.id, table.version) as parts:
-        for seat in range(len(table.names)):
+        for seat in sorted(service.opened_seats(db, table.id) - {tapping.seat}):
             context = situation(table, service.Viewer(seat=seat), whole_log=False)
             if is_watching(context):
                 watchers_table(table, context)
@@ -475,7 +478,7 @@ def after_write(table_id: str, write) -> Any:
             return render_table(existing_table(table_id), viewer, render(error.text), error.status)
         table, notice = result if isinstance(result, tuple) else (result, None)  # notice: what stopped a redo
         if moved:  # only when sharing
-            share_with_watchers(db, table)
+            share_with_watchers(db, table, viewer)
     if not request.headers.get("HX-Request"):
         return redirect(url_for("pages.table_page", table_id=table_id), 303)
     return render_table(table, viewer, notice)

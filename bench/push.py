@@ -77,19 +77,25 @@ class Figures:
 
 PAGE_ID = re.compile(rb'"X-Companion-Page": "([^"]+)"')
 CSRF_TOKEN = re.compile(rb'"X-CSRF-Token": "([^"]+)"')
+SEAT_OPENED = re.compile(rb'data-seat-opened="([^"]+)"')
 TABLE_VERSION = re.compile(rb'data-version="(\d+)"')
 TURN_OF = re.compile(rb'class="status(?: mine)?" data-seat="(\d+)"')
 
 
 async def join(port: int, table_id: str, join_url: str) -> Connection:
-    """A phone that opened its seat's QR link and the table page it leads to: the page's
-    id and the session's CSRF token are kept for its taps, `seen` is the version it shows."""
+    """A phone that opened its seat's QR link and the table page it leads to, which says
+    that the seat is open on this phone as static/app.js does (an older companion's page
+    does not ask it to): the page's id and the session's CSRF token are kept for its taps,
+    `seen` is the version it shows."""
     phone = Connection("127.0.0.1", port)
     await phone.request("GET", "/j/" + join_url.rsplit("/j/", 1)[1])
     _, page = await phone.request("GET", f"/t/{table_id}")
     found = PAGE_ID.search(page)  # an older companion's page has no id: every version is pushed to it
     phone.page_id = found.group(1).decode() if found else ""
     phone.csrf = CSRF_TOKEN.search(page).group(1).decode()
+    opened = SEAT_OPENED.search(page)
+    if opened:
+        await phone.request("POST", opened.group(1).decode(), headers={"X-CSRF-Token": phone.csrf})
     phone.seen = 0
     return phone
 

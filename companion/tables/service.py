@@ -267,10 +267,9 @@ def find_seat(db, token: str) -> tuple[str, int] | None:
     return store.find_seat_token(db, token)
 
 
-def opened_elsewhere(db, table_id: str, seat: int, phone: str, unmarked: bool = False) -> bool:
-    """Whether another phone than `phone` opened the seat last (`unmarked`: or none has)."""
-    opened_by = store.seat_opened_by(db, table_id, seat)
-    return unmarked if opened_by is None else opened_by != phone
+def seat_opened_by(db, table_id: str, seat: int) -> str | None:
+    """The phone (session.phone_id) whose page of the seat loaded last, if any did."""
+    return store.seat_opened_by(db, table_id, seat)
 
 
 def seat_names(db, table_id: str) -> list[str]:

@@ -46,12 +46,10 @@ def write(db: sqlite_utils.Database, *table_ids: str, wait: bool = True) -> Iter
         _committed_moves(db)
         return
     pause = getattr(db, "pause", None)
-    if not wait:
-        _begin_unless_busy(db.conn)
-    elif pause is None:
+    if wait and pause is None:
         db.conn.execute("BEGIN IMMEDIATE")  # SQLite's busy timeout waits for another writer
     else:
-        _begin_pausing(db.conn, pause)
+        _begin_pausing(db.conn, pause if wait else None)
     try:
         yield
         db.conn.execute("COMMIT")
@@ -100,19 +98,11 @@ def announce_now(db, table_ids: set[str]) -> None:
         doorbell.ring(db.doorbell)
 
 
-def _begin_unless_busy(conn: sqlite3.Connection) -> None:
-    timeout_ms = conn.execute("PRAGMA busy_timeout").fetchone()[0]
-    conn.execute("PRAGMA busy_timeout = 0")
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
-
-
-def _begin_pausing(conn: sqlite3.Connection, pause: Callable[[float], None]) -> None:
-    """BEGIN IMMEDIATE that waits for another process' writer by `pause` (gevent's sleep).
-    SQLite's own busy handler sleeps inside C, which under gevent stops every connection of
-    the process (bench/load.py at 100 x 5: poll p99 749 ms with it), not just this request."""
+def _begin_pausing(conn: sqlite3.Connection, pause: Callable[[float], None] | None) -> None:
+    """BEGIN IMMEDIATE that waits for another process' writer by `pause` (gevent's sleep),
+    or with no `pause` not at all (SQLite's busy error at once). SQLite's own busy handler
+    sleeps inside C, which under gevent stops every connection of the process
+    (bench/load.py at 100 x 5: poll p99 749 ms with it), not just this request."""
     timeout_ms = conn.execute("PRAGMA busy_timeout").fetchone()[0]
     deadline = time.monotonic() + timeout_ms / 1000
     conn.execute("PRAGMA busy_timeout = 0")
@@ -122,7 +112,8 @@ def _begin_pausing(conn: sqlite3.Connection, pause: Callable[[float], None]) -> 
                 conn.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as error:
-                if getattr(error, "sqlite_errorcode", 0) & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                busy = getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY
+                if not busy or pause is None or time.monotonic() > deadline:
                     raise
                 pause(0.001)
     finally:

@@ -204,7 +204,7 @@ def join_status(table_id: str):
     if join_codes_host(table_id) is None:
         return not_the_host_for_join_codes()
     opened = service.opened_seats(get_db(), table_id)
-    seats = [{"seat": seat, "name": name, "opened": seat in opened} for seat, name in enumerate(names)]
+    seats = [{"seat": seat, "opened": seat in opened} for seat in range(len(names))]
     return render_template("join_status.html", seats=seats, swap=True), ALL_SEATS_OPEN if len(opened) == len(seats) else 200
 
 
@@ -218,11 +218,12 @@ def join(token: str):
     current = None if held_seat is None else service.seat_of(get_db(), table_id, held_seat)
     if current == seat:
         return redirect(url_for("pages.table_page", table_id=table_id), 303)  # its own code again
-    if request.args.get("again") != "yes" and service.opened_elsewhere(get_db(), table_id, seat, phone.phone_id()):
+    opened_by = service.seat_opened_by(get_db(), table_id, seat)
+    if request.args.get("again") != "yes" and opened_by not in (None, phone.phone_id()):
         # A player who scanned a neighbour's code would share their sheet, and the neighbour
         # would find out only when a tap of theirs came from the wrong phone: it asks first
         # (a phone that is another player's may stay theirs: one question, not two).
-        names = existing_table(table_id).names
+        names = service.seat_names(get_db(), table_id)
         page = render_template(
             "seat_open_elsewhere.html", table_id=table_id, name=names[seat], current=None if current is None else names[current],
             again_url=url_for("pages.join", token=token, again="yes", **({"switch": "yes"} if current is not None else {})),
@@ -231,7 +232,7 @@ def join(token: str):
     if current is not None and request.args.get("switch") != "yes":
         # Another player's code scanned by mistake would take this phone from its player
         # without a word (and leave them without a sheet): it asks first.
-        names = existing_table(table_id).names
+        names = service.seat_names(get_db(), table_id)
         page = render_template(
             "switch_seat.html", table_id=table_id, current=names[current], wanted=names[seat],
             switch_url=url_for("pages.join", token=token, switch="yes"),
@@ -351,7 +352,7 @@ def render_table(table: service.Table, viewer: service.Viewer, error: str | None
     # the page's own id: its taps and its held connection carry it (web/push.py)
     page_id = secrets.token_urlsafe(12)
     # a seat's page says that the seat is open on this phone, unless it is already (seat_opened)
-    opened_here = viewer.seat is None or not service.opened_elsewhere(get_db(), table.id, viewer.seat, phone.phone_id(), unmarked=True)
+    opened_here = viewer.seat is None or service.seat_opened_by(get_db(), table.id, viewer.seat) == phone.phone_id()
     return render_template("table.html", **table_context(table, viewer, error), page_id=page_id, opened_here=opened_here), status
 
 

@@ -52,6 +52,7 @@ class Figures:
         self.seen: list[float] = []  # ms from an action's answer to a phone having it
         self.action: list[float] = []
         self.bare: list[float] = []
+        self.lag: list[float] = []  # ms this generator's own event loop woke late
         self.errors: dict[str, int] = {}
         self.answered: dict[tuple[str, int], float] = {}  # (table, version) -> when the action's answer came
         self.early: dict[tuple[str, int], list[float]] = {}  # pushes that came before the answer
@@ -249,7 +250,7 @@ async def tap(tapper: Connection, phone: Connection, table_id: str, what: str, f
     return version, data
 
 
-async def bare(port: int, figures: Figures, deadline: float) -> None:
+async def bare(port: int, figures: Figures, deadline: float, every: float) -> None:
     connection = Connection("127.0.0.1", port)
     while time.monotonic() < deadline:
         started = time.perf_counter()
@@ -258,7 +259,15 @@ async def bare(port: int, figures: Figures, deadline: float) -> None:
             figures.bare.append((time.perf_counter() - started) * 1000)
         except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
             figures.error(f"bare: {type(error).__name__}")
-        await until(0.2, deadline)
+        await until(every, deadline)
+
+
+async def generator_lag(figures: Figures, deadline: float) -> None:
+    """How late this load generator's own event loop wakes up: measured times include it."""
+    while time.monotonic() < deadline:
+        asked = time.perf_counter()
+        await asyncio.sleep(0.01)
+        figures.lag.append((time.perf_counter() - asked - 0.01) * 1000)
 
 
 def server_usage(servers: list[int]) -> tuple[float, int]:
@@ -283,7 +292,7 @@ async def run(mode: str, ports: list[int], pids: list[int], args) -> dict:
     for start in range(0, args.tables, 50):  # set up in batches: not measured
         tables += await asyncio.gather(*(set_up(ports, number, args.phones) for number in range(start, min(args.tables, start + 50))))
     deadline = time.monotonic() + args.seconds
-    jobs = [bare(port, figures, deadline) for port in ports]
+    jobs = [generator_lag(figures, deadline), *(bare(port, figures, deadline, args.bare_every) for port in ports)]
     for number, (table_id, host_token, phones) in enumerate(tables):
         if args.actor == "page":
             jobs.append(tapping(phones, table_id, figures, deadline, args.act))
@@ -315,6 +324,7 @@ async def run(mode: str, ports: list[int], pids: list[int], args) -> dict:
         "change_seen": summary(figures.seen),
         "action": summary(figures.action),
         "bare": summary(figures.bare),
+        "generator_lag": summary(figures.lag),
         "server_cpu_seconds": round(cpu_after - cpu_before, 1),
         "server_cpu_share_of_a_core": round((cpu_after - cpu_before) / elapsed, 2),
         "server_memory_mb": round(memory / 1e6),
@@ -329,13 +339,21 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--act", type=float, default=4.0, help="mean seconds between two actions at one table")
-    parser.add_argument("--modes", default="push,poll", help="push, poll, or both (default)")
+    parser.add_argument(
+        "--modes", default="push,poll",
+        help="push, poll, poll-threads, comma-separated (default push,poll); poll-threads: the phones poll"
+        " `companion serve --server threads` (waitress), as they all did before the push server",
+    )
     parser.add_argument(
         "--actor", choices=("api", "page"), default="api",
         help="api: the host enters every action through the JSON API (default); page: the player in turn taps on their phone's table page",
     )
     parser.add_argument(
         "--postgresql", metavar="URL", help='run on PostgreSQL: a server\'s URL (a fresh database is made on it), or "start"'
+    )
+    parser.add_argument(
+        "--bare-every", type=float, default=0.2,
+        help="seconds between two requests to the bare endpoint, per server (default 0.2); less gives its p99 more samples",
     )
     parser.add_argument("--servers", type=int, default=1, help="companion servers on the one database (PostgreSQL)")
     parser.add_argument("--processes", type=int, help="passed on to each `companion serve` (default: its own, one per core)")
@@ -354,7 +372,8 @@ def main() -> None:
             else:
                 database = os.path.join(tempfile.mkdtemp(prefix="companion-push-bench-"), "bench.sqlite3")
             ports = [free_port() for _ in range(args.servers)]
-            servers = [start_server(port, database, serve_options) for port in ports]
+            threads = ["--server=threads"] if mode == "poll-threads" else []
+            servers = [start_server(port, database, serve_options + threads) for port in ports]
             try:
                 results.append(asyncio.run(run(mode, ports, [server.pid for server in servers], args)))
             finally:
@@ -364,8 +383,10 @@ def main() -> None:
     finally:
         if postgresql is not None:
             postgresql.stop()
-    if len(results) == 2 and results[1]["server_cpu_seconds"]:
-        results.append({"push_cpu_to_poll_cpu": round(results[0]["server_cpu_seconds"] / results[1]["server_cpu_seconds"], 2)})
+    cpu = {result["mode"]: result["server_cpu_seconds"] for result in results}
+    ratios = {f"push_cpu_to_{mode.replace('-', '_')}_cpu": round(cpu["push"] / cpu[mode], 2) for mode in cpu if mode != "push" and cpu[mode] and "push" in cpu}
+    if ratios:
+        results.append(ratios)
     print(json.dumps(results, indent=2))
 
 

@@ -697,6 +697,35 @@ def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connectio
     assert writer.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 2000  # SQLite's wait is back
 
 
+def test_push_a_writer_finding_another_processes_lock_waits_a_moment_inside_sqlite_before_giving_the_process_away(tmp_path):
+    """A busy process comes back to a paused request only after everything else it has to
+    do (~100 ms at 1,000 tables x 5), and the lock may be taken again by then: paused at
+    every try, writers waited up to 1.5 s for locks held under a millisecond. So a writer
+    first lets SQLite wait BLOCKING_WAIT_MS, and pauses only if the lock is still held."""
+    from companion.tables import db as database_module
+    from companion.tables import store
+
+    path = str(tmp_path / "companion.sqlite3")
+    database_module.migrate(path)
+    other_process = sqlite3.connect(path, isolation_level=None)
+    other_process.execute("BEGIN IMMEDIATE")
+    paused_at = []
+
+    def pause(seconds):
+        paused_at.append(time.perf_counter())
+        if other_process.in_transaction:
+            other_process.execute("ROLLBACK")  # the other process' write ends meanwhile
+
+    writer = database_module.connect(path, pause=pause)
+    asked = time.perf_counter()
+    with store.write(writer):
+        writer.conn.execute("PRAGMA user_version = 7")
+    assert len(paused_at) == 1
+    assert paused_at[0] - asked >= store.BLOCKING_WAIT_MS / 1000  # SQLite waited first
+    assert other_process.execute("PRAGMA user_version").fetchone()[0] == 7
+    assert writer.conn.execute("PRAGMA busy_timeout").fetchone()[0] == database_module.BUSY_TIMEOUT_MS
+
+
 def test_push_server_sends_each_part_of_an_answer_at_once_without_waiting_for_an_ack():
     """TCP_NODELAY on every connection of the push server: with Nagle's algorithm, an
     answer's second part waited for the phone's delayed ACK (40 ms) whenever the phone

@@ -5,19 +5,23 @@ Starts the companion as users run it (`companion serve`, on a fresh SQLite file,
 --postgresql on a fresh PostgreSQL database and --servers N servers on it) for each mode
 in turn. TABLES tables of PHONES phones: every phone joins its seat with its QR link
 (a cookie); in `push` mode it holds the table page's connection (GET /t/<id>/events) and
-reads the tables pushed on it, in `poll` mode it polls every 2 s as the pages did. One player
+reads the tables pushed on it, in `poll` mode it polls every 2 s as the pages do where push
+cannot work, and in `poll-threads` mode it polls `companion serve --server threads` (waitress),
+as every page did before the push server and does where gevent cannot run. One player
 per table acts every ACT seconds (2 to 6 s by default): with `--actor api` (the default) the
 host enters every action through the JSON API, for the first phone's player, whose phone is
 then left out; with `--actor page` the player in turn taps on their own phone's table page,
 as at a real table, and that page shows the tap's answer. Reported per mode: the time from
 an action's answer to each other phone having the change (p50, p95, p99; negative when the
 push overtook the answer), the actions' and the bare endpoint's (/healthz) round trips
-measured in the same run, errors, tables pushed to a page that showed them already, and the
-server's CPU time and memory (all its processes, read from /proc).
+measured in the same run (every BARE_EVERY seconds, 0.2 by default: less gives its p99 more
+samples), this generator's own lag, errors, tables pushed to a page that showed them already,
+and the server's CPU time and memory (all its processes, read from /proc).
 
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --actor page
-    .venv/bin/python bench/push.py --tables 1000 --phones 5 --seconds 60 --act 10 --modes push
+    .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --actor page --modes push,poll,poll-threads
+    .venv/bin/python bench/push.py --tables 1000 --phones 5 --seconds 60 --act 10 --modes push --bare-every 0.02
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --postgresql start --servers 2
 
 With several servers, a table's phones are spread over them (phone n of table t on server

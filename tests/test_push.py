@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import gevent
+import pytest
 import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from companion.server import notify
 from companion.server.notify import Notifier
 from companion.tables import service
 from companion.tables.db import connect
+from companion.web import fragments
 
 class Stream:
     """One phone's held connection, read event by event."""
@@ -372,6 +374,22 @@ def test_push_a_tap_shares_nothing_when_no_other_seat_is_open_on_a_phone(tmp_pat
     ana = joined_phone(tapping, table["seats"][0]["join_url"])
     assert page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0).status_code == 200
     assert published_parts(database, table["id"]) == {}
+
+
+@pytest.mark.parametrize("game, looked_up", [("pickomino", True), ("twenty-one", False), ("lobo", False), ("qwixx", False)])
+def test_push_parts_are_looked_for_in_the_database_only_for_games_whose_watchers_share_a_table(tmp_path, monkeypatch, game, looked_up):
+    """Re-read: a process rendering a part it did not keep asked the database for it even in
+    the games whose tables are never published (each phone sees its own), one read per part,
+    process and version for nothing."""
+    database = str(tmp_path / "companion.sqlite3")
+    process = push_process(database)
+    table = process.test_client().post("/api/tables", json={"game": game, "players": ["Ana", "Bruno"]}).get_json()
+    bruno = joined_phone(process, table["seats"][1]["join_url"])
+    fragments.install(process)  # as a process that has kept nothing of this version yet
+    asked = []
+    monkeypatch.setattr(service, "published_part", lambda *args: asked.append(args[1:]))
+    assert bruno.get(f"/t/{table['id']}/poll?v=99", headers={"HX-Request": "true"}).status_code == 200
+    assert bool(asked) is looked_up
 
 
 def test_push_sharing_never_waits_for_another_writer(tmp_path):

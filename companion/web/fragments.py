@@ -23,6 +23,7 @@ from typing import Any, Callable, Hashable, Iterator
 
 from flask import current_app, g
 from flask_babel import get_locale
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from ..server.snapshots import RecentlyUsed
@@ -38,20 +39,24 @@ def install(app) -> None:
     app.jinja_env.globals["shared_fragment"] = shared_fragment
 
 
-def shared_fragment(name: str, table_id: str, version: int, *more: Hashable, caller: Callable[[], Any]) -> Markup:
-    found = kept(name, table_id, version, *more)
+@pass_context
+def shared_fragment(context, name: str, table_id: str, version: int, *more: Hashable, caller: Callable[[], Any]) -> Markup:
+    # only the table of a game whose watching phones all see the same is ever published
+    # (pages.share_with_watchers): for the others, nothing to look for in the database
+    published = getattr(context.get("game"), "watchers_see_the_same_table", False)
+    found = kept(name, table_id, version, *more, published=published)
     if found is None:
         found = Markup(caller())
         keep(found, name, table_id, version, *more)
     return found
 
 
-def kept(name: str, table_id: str, version: int, *more: Hashable) -> Markup | None:
-    """The part kept for these, in the request's language, if any: this process', or one
-    that another process published."""
+def kept(name: str, table_id: str, version: int, *more: Hashable, published: bool = True) -> Markup | None:
+    """The part kept for these, in the request's language, if any: this process', or, when
+    it may have been (`published`), one that another process published."""
     key = (name, table_id, version, str(get_locale()), *more)
     found = current_app.extensions["companion.fragments"].get(key)
-    if found is None and "companion.notifier" in current_app.extensions:
+    if found is None and published and "companion.notifier" in current_app.extensions:
         published = service.published_part(get_db(), table_id, version, part_name(key))
         if published is not None:
             found = Markup(published)

@@ -98,10 +98,10 @@ def announce_now(db, table_ids: set[str]) -> None:
         doorbell.ring(db.doorbell)
 
 
-# How long a writer under the push server waits for another process' write lock inside
-# SQLite (its busy handler, which stops the whole process) before letting the process' other
-# connections run: a write holds the lock under a millisecond (91 % of them at 1,000 tables
-# x 5, 99.8 % under 5 ms).
+# How long a writer under the push server first waits for another process' write lock
+# inside SQLite (its busy handler, which stops the whole process) before letting the
+# process' other connections run: a write holds the lock under a millisecond (91 % of them
+# at 1,000 tables x 5, 99.8 % under 5 ms).
 BLOCKING_WAIT_MS = 2
 
 
@@ -110,10 +110,11 @@ def _begin_pausing(conn: sqlite3.Connection, pause: Callable[[float], None] | No
     or with no `pause` not at all (SQLite's busy error at once). SQLite's own busy handler
     sleeps inside C, which under gevent stops every connection of the process
     (bench/load.py at 100 x 5: poll p99 749 ms with it), not just this request; so it is
-    given BLOCKING_WAIT_MS at a time, between pauses. Pausing alone is not enough: a busy
-    process comes back to a paused request only after everything else it has to do
-    (~100 ms at 1,000 tables x 5), and at each return the lock may be taken again: writers
-    waited there up to 1.5 s (action p99 156-159 ms with this, 323-495 ms without)."""
+    given BLOCKING_WAIT_MS on the first try only, which most locks are released within:
+    a busy process comes back to a paused request only after everything else it has to do
+    (~100 ms at 1,000 tables x 5), and at each return the lock may be taken again (waits
+    of up to 1.5 s, paused from the first try). Only once a writer, so that writers
+    waiting together for a long-held lock do not stop the process at every turn."""
     timeout_ms = conn.execute("PRAGMA busy_timeout").fetchone()[0]
     deadline = time.monotonic() + timeout_ms / 1000
     conn.execute(f"PRAGMA busy_timeout = {BLOCKING_WAIT_MS if pause is not None else 0}")
@@ -126,6 +127,7 @@ def _begin_pausing(conn: sqlite3.Connection, pause: Callable[[float], None] | No
                 busy = getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY
                 if not busy or pause is None or time.monotonic() > deadline:
                     raise
+                conn.execute("PRAGMA busy_timeout = 0")
                 pause(0.001)
     finally:
         conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")

@@ -14,6 +14,8 @@ Each server process keeps the parts it rendered. Under the push server, a tap's 
 also shares the parts it rendered for the watching phones through the database (published,
 web/pages.py), and the other processes read them there before rendering their own: the
 phones of a table are spread over the processes, and all are woken by the same change.
+Only games whose watching phones all see the same table publish (Game's
+watchers_see_the_same_table); for the others nothing is looked for there.
 """
 
 from __future__ import annotations
@@ -43,23 +45,23 @@ def install(app) -> None:
 def shared_fragment(context, name: str, table_id: str, version: int, *more: Hashable, caller: Callable[[], Any]) -> Markup:
     # only the table of a game whose watching phones all see the same is ever published
     # (pages.share_with_watchers): for the others, nothing to look for in the database
-    published = getattr(context.get("game"), "watchers_see_the_same_table", False)
-    found = kept(name, table_id, version, *more, published=published)
+    shared_by_watchers = getattr(context.get("game"), "watchers_see_the_same_table", False)
+    found = kept(name, table_id, version, *more, may_be_published=shared_by_watchers)
     if found is None:
         found = Markup(caller())
         keep(found, name, table_id, version, *more)
     return found
 
 
-def kept(name: str, table_id: str, version: int, *more: Hashable, published: bool = True) -> Markup | None:
+def kept(name: str, table_id: str, version: int, *more: Hashable, may_be_published: bool = True) -> Markup | None:
     """The part kept for these, in the request's language, if any: this process', or, when
-    it may have been (`published`), one that another process published."""
+    it may have been published, one that another process published."""
     key = (name, table_id, version, str(get_locale()), *more)
     found = current_app.extensions["companion.fragments"].get(key)
-    if found is None and published and "companion.notifier" in current_app.extensions:
-        published = service.published_part(get_db(), table_id, version, part_name(key))
-        if published is not None:
-            found = Markup(published)
+    if found is None and may_be_published and "companion.notifier" in current_app.extensions:
+        stored = service.published_part(get_db(), table_id, version, part_name(key))
+        if stored is not None:
+            found = Markup(stored)
             current_app.extensions["companion.fragments"].put(key, found)
     return found
 

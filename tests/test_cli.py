@@ -18,7 +18,8 @@ import pytest
 import requests
 
 from companion import PublicUrlUnusable, create_app
-from companion.server.cli import GC_YOUNG_OBJECTS, main, settle_memory
+from companion.server import cli
+from companion.server.cli import GC_YOUNG_OBJECTS, main
 
 
 def free_port() -> int:
@@ -333,16 +334,27 @@ def test_a_terminal_that_cannot_draw_the_qr_code_is_told_so_and_served(tmp_path:
     assert "Traceback" not in errors, errors
 
 
-def test_serving_keeps_what_lives_as_long_as_the_server_out_of_the_collector_and_collects_less_often():
+def test_serving_keeps_what_lives_as_long_as_the_server_out_of_the_collector_and_collects_less_often(tmp_path: Path, monkeypatch, capsys):
     """Thousands of held connections: the collector's young generation takes GC_YOUNG_OBJECTS
     before a pass, so the requests under way are not promoted into full passes that stop
-    every connection of a process (bench/push.py at 1,000 x 5)."""
+    every connection of a process (bench/push.py at 1,000 x 5). Settled before the server
+    (and its worker processes, forked from it) starts."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("COMPANION_DATABASE", str(tmp_path / "companion.sqlite3"))
     before = gc.get_threshold()
+    started_with = []
+
+    def serve_push(app, args, workers, sock):
+        started_with.append((gc.get_threshold(), gc.get_freeze_count()))
+        sock.close()
+        return 0
+
+    monkeypatch.setattr(cli, "serve_push", serve_push)
     try:
-        settle_memory()
-        assert gc.get_threshold() == (GC_YOUNG_OBJECTS, before[1], before[2])
-        assert GC_YOUNG_OBJECTS > before[0]
-        assert gc.get_freeze_count() > 0
+        assert main(["serve", "--host", "127.0.0.1", "--port", "0"]) == 0
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+    [(threshold, frozen)] = started_with
+    assert threshold == (GC_YOUNG_OBJECTS, before[1], before[2]) and GC_YOUNG_OBJECTS > before[0]
+    assert frozen > 0

@@ -376,20 +376,27 @@ def test_push_a_tap_shares_nothing_when_no_other_seat_is_open_on_a_phone(tmp_pat
     assert published_parts(database, table["id"]) == {}
 
 
-@pytest.mark.parametrize("game, looked_up", [("pickomino", True), ("twenty-one", False), ("lobo", False), ("qwixx", False)])
-def test_push_parts_are_looked_for_in_the_database_only_for_games_whose_watchers_share_a_table(tmp_path, monkeypatch, game, looked_up):
+@pytest.mark.parametrize(
+    "game, shares", [("pickomino", True), ("heckmeck-barbecue", True), ("twenty-one", False), ("lobo", False), ("qwixx", False)]
+)
+def test_push_parts_are_looked_for_in_the_database_only_for_games_whose_watchers_share_a_table(tmp_path, monkeypatch, game, shares):
     """Re-read: a process rendering a part it did not keep asked the database for it even in
     the games whose tables are never published (each phone sees its own), one read per part,
-    process and version for nothing."""
+    process and version for nothing. The first player's own table (not a watching phone's,
+    which is looked for whole) is made of the parts, each looked for there or not."""
     database = str(tmp_path / "companion.sqlite3")
     process = push_process(database)
     table = process.test_client().post("/api/tables", json={"game": game, "players": ["Ana", "Bruno"]}).get_json()
-    bruno = joined_phone(process, table["seats"][1]["join_url"])
+    ana = joined_phone(process, table["seats"][0]["join_url"])
     fragments.install(process)  # as a process that has kept nothing of this version yet
     asked = []
-    monkeypatch.setattr(service, "published_part", lambda *args: asked.append(args[1:]))
-    assert bruno.get(f"/t/{table['id']}/poll?v=99", headers={"HX-Request": "true"}).status_code == 200
-    assert bool(asked) is looked_up
+    monkeypatch.setattr(service, "published_part", lambda db, table_id, version, part: asked.append(part))
+    assert ana.get(f"/t/{table['id']}/poll?v=99", headers={"HX-Request": "true"}).status_code == 200
+    if shares:
+        assert "('grill', 'en')" in asked and any(part.startswith("('log', 'en'") for part in asked)
+        assert not any(part.startswith("('table'") for part in asked)
+    else:
+        assert asked == []
 
 
 def test_push_sharing_never_waits_for_another_writer(tmp_path):
@@ -715,11 +722,12 @@ def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connectio
     assert writer.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 2000  # SQLite's wait is back
 
 
-def test_push_a_writer_finding_another_processes_lock_waits_a_moment_inside_sqlite_before_giving_the_process_away(tmp_path):
+def test_push_a_writer_finding_another_processes_lock_waits_a_moment_inside_sqlite_once_before_giving_the_process_away(tmp_path):
     """A busy process comes back to a paused request only after everything else it has to
-    do (~100 ms at 1,000 tables x 5), and the lock may be taken again by then: paused at
-    every try, writers waited up to 1.5 s for locks held under a millisecond. So a writer
-    first lets SQLite wait BLOCKING_WAIT_MS, and pauses only if the lock is still held."""
+    do (~100 ms at 1,000 tables x 5), and the lock may be taken again by then: paused from
+    the first try, writers waited up to 1.5 s for locks held under a millisecond. So a
+    writer's first try lets SQLite wait BLOCKING_WAIT_MS; its later tries do not (several
+    writers waiting for a long-held lock would otherwise stop the process at every turn)."""
     from companion.tables import db as database_module
     from companion.tables import store
 
@@ -727,21 +735,24 @@ def test_push_a_writer_finding_another_processes_lock_waits_a_moment_inside_sqli
     database_module.migrate(path)
     other_process = sqlite3.connect(path, isolation_level=None)
     other_process.execute("BEGIN IMMEDIATE")
-    paused_at = []
+    paused = []  # when, and the busy timeout the next try will have
 
     def pause(seconds):
-        paused_at.append(time.perf_counter())
-        if other_process.in_transaction:
+        paused.append((time.perf_counter(), writer.conn.execute("PRAGMA busy_timeout").fetchone()[0]))
+        if len(paused) == 2:
             other_process.execute("ROLLBACK")  # the other process' write ends meanwhile
 
     writer = database_module.connect(path, pause=pause)
     asked = time.perf_counter()
     with store.write(writer):
         writer.conn.execute("PRAGMA user_version = 7")
-    assert len(paused_at) == 1
-    assert paused_at[0] - asked >= store.BLOCKING_WAIT_MS / 1000  # SQLite waited first
+    assert len(paused) == 2
+    assert paused[0][0] - asked >= store.BLOCKING_WAIT_MS / 1000  # SQLite waited on the first try
+    assert [timeout for _, timeout in paused] == [0, 0]  # and not on the later ones
     assert other_process.execute("PRAGMA user_version").fetchone()[0] == 7
     assert writer.conn.execute("PRAGMA busy_timeout").fetchone()[0] == database_module.BUSY_TIMEOUT_MS
+    other_process.close()
+    writer.conn.close()
 
 
 def test_push_server_sends_each_part_of_an_answer_at_once_without_waiting_for_an_ack():

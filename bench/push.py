@@ -362,6 +362,9 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1, help="companion servers on the one database (PostgreSQL)")
     parser.add_argument("--processes", type=int, help="passed on to each `companion serve` (default: its own, one per core)")
     args = parser.parse_args()
+    unknown = set(args.modes.split(",")) - {"push", "poll", "poll-threads"}
+    if unknown:
+        parser.error(f"unknown mode {', '.join(sorted(unknown))}: push, poll or poll-threads")
     if args.servers > 1 and not args.postgresql:
         parser.error("several servers share one database on PostgreSQL: add --postgresql")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

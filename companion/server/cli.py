@@ -160,19 +160,20 @@ def serve(args: argparse.Namespace) -> int:
     return run(app, args, workers, sock if workers == 1 else None, run_worker)
 
 
-# Objects the garbage collector's youngest generation takes before a pass (Python's default
-# is 700). With thousands of held connections, passes that often promote the objects of
-# the requests under way to the oldest generation, which soon holds a quarter more and is
-# gone through whole: 11-12 full passes a process in a 1,000 x 5 push run, of up to 354 ms
-# each, every connection of the process stopped meanwhile (action p99 514-757 ms). With
-# 10,000, none in that run: young passes of ~9 ms, middle ones of up to 55 ms.
+# Objects the garbage collector's youngest generation takes before a pass (CPython
+# 3.11-3.13's default is 700; measured on 3.11). With thousands of held connections, passes
+# that often promote the objects of the requests under way to the oldest generation, which
+# soon holds a quarter more and is gone through whole: 11-12 full passes a process in a
+# 1,000 x 5 push run (setup included), of up to 354 ms each, every connection of the
+# process stopped meanwhile. With 10,000, none within that run (full passes still come,
+# rarer): young passes of ~9 ms, middle ones of up to 55 ms.
 GC_YOUNG_OBJECTS = 10_000
 
 
 def settle_memory() -> None:
     """Before serving: everything built so far (modules, templates, catalogs) lives as long
-    as the server, so it is kept out of the garbage collector's passes (full passes took
-    25-50 ms under load, ~10 ms once frozen) and shared untouched by the worker processes
+    as the server, so it is kept out of the garbage collector's passes (at 100 x 5 full
+    passes took 25-50 ms, ~10 ms once frozen) and shared untouched by the worker processes
     forked next; and the collector runs less often (GC_YOUNG_OBJECTS)."""
     gc.freeze()
     _, middle, oldest = gc.get_threshold()

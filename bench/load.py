@@ -200,8 +200,9 @@ async def bare(host, port, args, recorder: Recorder, deadline: float):
         await until(args.poll / 10, deadline)
 
 
-async def generator_lag(recorder: Recorder, deadline: float):
-    """How late this load generator's own event loop wakes up: measured latencies include it."""
+async def generator_lag(recorder, deadline: float):
+    """How late this load generator's own event loop wakes up, into `recorder.lag` (a
+    Recorder here, bench/push.py's Figures there): measured latencies include it."""
     while time.monotonic() < deadline:
         asked = time.perf_counter()
         await asyncio.sleep(0.01)

@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import REQUEST_TIMEOUT, Connection, PostgreSQL, free_port, next_action, percentile, start_server, until  # noqa: E402
+from load import REQUEST_TIMEOUT, Connection, PostgreSQL, free_port, generator_lag, next_action, percentile, start_server, until  # noqa: E402
 
 
 PUSHED_TABLE = re.compile(rb"event: table\nid: (\d+)\n")
@@ -56,7 +56,7 @@ class Figures:
         self.seen: list[float] = []  # ms from an action's answer to a phone having it
         self.action: list[float] = []
         self.bare: list[float] = []
-        self.lag: list[float] = []  # ms this generator's own event loop woke late
+        self.lag: list[float] = []  # ms this generator's own event loop woke late (load.generator_lag)
         self.errors: dict[str, int] = {}
         self.answered: dict[tuple[str, int], float] = {}  # (table, version) -> when the action's answer came
         self.early: dict[tuple[str, int], list[float]] = {}  # pushes that came before the answer
@@ -264,14 +264,6 @@ async def bare(port: int, figures: Figures, deadline: float, every: float) -> No
         except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as error:
             figures.error(f"bare: {type(error).__name__}")
         await until(every, deadline)
-
-
-async def generator_lag(figures: Figures, deadline: float) -> None:
-    """How late this load generator's own event loop wakes up: measured times include it."""
-    while time.monotonic() < deadline:
-        asked = time.perf_counter()
-        await asyncio.sleep(0.01)
-        figures.lag.append((time.perf_counter() - asked - 0.01) * 1000)
 
 
 def server_usage(servers: list[int]) -> tuple[float, int]:

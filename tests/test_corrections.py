@@ -105,6 +105,29 @@ def test_rule_6_redo_one_by_one_then_all_each_checked_by_the_rules(client, playe
     assert (nothing.status_code, nothing.get_json()["code"]) == (409, "nothing_to_redo")
 
 
+def test_rule_6_nothing_is_on_offer_to_redo_before_an_undo_and_the_log_is_not_read_for_it(app, client, played, monkeypatch):
+    """Only an undo puts actions on offer to redo: until one, the offer is empty without the
+    whole log being read (every phone's first look at a new version asks); as of a version
+    before the undo, still empty; from the undo on, the undone lines."""
+    with closing(connect(app.config["DATABASE"])) as db:
+        table = service.load(db, played.id)
+        assert service.redoable(db, table) == [] and not store.anything_undone(db, played.id)
+
+        def unread(*args, **kwargs):
+            raise AssertionError("the whole log was read")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(store, "events", unread)
+            patched.setattr(store, "events_as_of", unread)
+            assert service.redoable(db, table) == [] and service.redoable(db, table, as_of=5) == []
+    assert undo(client, played, played.host, **{"from": 3}).status_code == 200  # version 6
+    with closing(connect(app.config["DATABASE"])) as db:
+        table = service.load(db, played.id)
+        assert [event["seq"] for event in service.redoable(db, table)] == [3, 4, 5]
+        assert not store.anything_undone(db, played.id, as_of=5) and service.redoable(db, table, as_of=5) == []
+        assert store.anything_undone(db, played.id, as_of=6) and store.anything_undone(db, played.id)
+
+
 def test_rule_6_a_corrected_line_takes_the_place_of_the_wrong_one_and_the_rest_is_redone_on_top(client, played):
     """Bruno's 3 × 4 should have been 3 × 5: the host goes back, enters 3 × 5, and redoes
     the rest; his stop now claims 25, which Ana holds: a steal."""

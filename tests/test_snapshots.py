@@ -1,6 +1,7 @@
 """The replayed states kept in memory (companion/snapshots.py) are the log's states: the
-same as a fresh replay after every action and undo, in every game, and never changed by
-anything that reads them (pages, the API, the log, exports)."""
+same as a fresh replay after every action and undo, in every game, whether replayed or
+stepped on from the version before, and never changed by anything that reads them (pages,
+the API, the log, exports)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 
 import pytest
 
-from companion.tables import service
+from companion.tables import service, store
 from companion.tables.db import connect
 from companion.games import GAMES
 from companion.server.snapshots import RecentlyUsed
@@ -54,6 +55,54 @@ def test_the_state_kept_in_memory_is_the_replayed_state_after_every_action_and_u
             if state["status"] == "finished":
                 break
     assert accepted >= 5
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_process_that_kept_the_version_before_steps_on_to_the_replayed_state(app, client, game, monkeypatch):
+    """Another server process kept the state before a write, not the state it made: it
+    steps that state on by the action that made the version (service.load), instead of
+    replaying the whole log, and gets the replayed state; after an undo (no action made
+    that version) it replays. After every action, undo and redo, in every game."""
+    random.seed(game)
+    replays = []
+    replay = service.replay
+    monkeypatch.setattr(service, "replay", lambda *args, **kwargs: replays.append(args) or replay(*args, **kwargs))
+    table = create(client, game, players=("Ana", "Bruno", "Caio"))
+    state = client.get(f"/api/tables/{table.id}").get_json()
+    other = connect(app.config["DATABASE"])
+    shared = other.snapshots  # what the writing process keeps (one cache per database file here)
+    stepped = replayed = 0
+    try:
+        for attempt in range(300):
+            if attempt % 7 == 6:
+                response = client.post(f"/api/tables/{table.id}/undo", json={}, headers=bearer(table.host))
+            elif attempt % 7 == 0 and attempt:
+                response = client.post(f"/api/tables/{table.id}/redo", json={}, headers=bearer(table.host))
+            else:
+                seat = random.choice([state["current_seat"], random.randrange(3)]) if state["current_seat"] is not None else random.randrange(3)
+                action = random.choice(candidates(game))
+                response = client.post(f"/api/tables/{table.id}/actions", json={**action, "seat": seat}, headers=bearer(table.host))
+            if response.status_code != 200:
+                continue
+            state = response.get_json()
+            version = state["version"]
+            # the other process kept the state before the write (the write itself read it)
+            other.snapshots = RecentlyUsed(size=10)
+            other.snapshots.put((table.id, version - 1), shared.get((table.id, version - 1)))
+            replays.clear()
+            loaded = service.load(other, table.id)
+            if store.event_at(other, table.id, version) is not None:  # an action or a redo made it
+                assert replays == []
+                stepped += 1
+            else:  # an undo made it
+                assert len(replays) == 1
+                replayed += 1
+            assert loaded.state == replay(other, loaded.game, loaded.row, loaded.names)
+            if state["status"] == "finished":
+                break
+    finally:
+        other.conn.close()
+    assert stepped >= 5 and replayed >= 1
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -221,9 +221,27 @@ def load(db, table_id: str) -> Table:
     names = store.seat_names(db, table_id)
     state = db.snapshots.get((table_id, row["version"]))
     if state is None:
-        state = replay(db, game, row, names)
+        state = _one_step_on(db, game, row)
+        if state is None:
+            state = replay(db, game, row, names)
         db.snapshots.put((table_id, row["version"]), state)
     return Table(row, names, game, state)
+
+
+def _one_step_on(db, game: Game, row: dict[str, Any]) -> dict[str, Any] | None:
+    """The table's state at its version stepped on from the state just before, when that is
+    kept here and the version was made by one action (an event's seq is the version it
+    made; an undo, a skip or a closing make none): one step where a replay steps through the
+    whole log. After an action, every server process but the acting one's would otherwise
+    replay the game for its phones' first look at the new version."""
+    before = db.snapshots.get((row["id"], row["version"] - 1))
+    if before is None:
+        return None
+    made_it = store.event_at(db, row["id"], row["version"])
+    if made_it is None:
+        return None
+    seat, action = made_it
+    return game.reapply(before, seat, action)
 
 
 def version_and_rematch(db, table_id: str) -> tuple[int, str | None] | None:
@@ -716,6 +734,8 @@ def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]
             return found[version]
         return game.current_seat(replay(db, game, table.row, table.names, version))
 
+    if not store.anything_undone(db, table.id, as_of):
+        return []  # nothing was taken back: nothing to redo, and the whole log left unread
     log = store.events(db, table.id) if as_of is None else store.events_as_of(db, table.id, as_of)
     return store.redoable(db, table.id, game, seat_in_turn_at, as_of, log)
 

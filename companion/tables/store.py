@@ -279,6 +279,12 @@ def moves(db, table_id: str, as_of: int | None = None) -> list[tuple[int, int, d
     return [(seq, seat, json.loads(action)) for seq, seat, action in rows]
 
 
+def event_at(db, table_id: str, seq: int) -> tuple[int, dict[str, Any]] | None:
+    """Seat and action of the event `seq` (the one that made table version `seq`), if any."""
+    row = db.execute("SELECT seat, action FROM events WHERE table_id = ? AND seq = ?", [table_id, seq]).fetchone()
+    return None if row is None else (row[0], json.loads(row[1]))
+
+
 EVENT_COLUMNS = "seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version, undone_by_seat"
 
 
@@ -341,6 +347,18 @@ def _event_dicts(rows) -> list[dict[str, Any]]:
         }
         for seq, seat, by_host, action, undone, at, undone_at, undone_version, redo_of, skipped_version, undone_by_seat in rows
     ]
+
+
+def anything_undone(db, table_id: str, as_of: int | None = None) -> bool:
+    """Whether an undo had taken back any of the table's actions by table version `as_of`
+    (now if None). Without one, redoable finds nothing to redo: only an undo puts anything
+    on offer. Undos made before they were numbered do not count there either."""
+    by_then = "" if as_of is None else " AND undone_version <= ?"
+    row = db.execute(
+        f"SELECT 1 FROM events WHERE table_id = ? AND undone = 1 AND undone_version IS NOT NULL{by_then} LIMIT 1",
+        [table_id] + ([] if as_of is None else [as_of]),
+    ).fetchone()
+    return row is not None
 
 
 def redoable(

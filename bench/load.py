@@ -3,7 +3,8 @@
 Starts the companion as users run it (`companion serve`, on a fresh SQLite file, or with
 --postgresql a fresh PostgreSQL database), then
 simulates TABLES tables of PHONES phones each. Every phone joins its seat with its QR link
-(a cookie), polls its table every POLL seconds like the pages do, and one player per table
+(a cookie), opens the table page (which says that the seat is open on this phone, as the
+page's script does), polls its table every POLL seconds like the pages do, and one player per table
 acts every ACT seconds through the JSON API. Reports requests per second, p50/p95/p99
 latency for polls and actions, errors, and the ratio of the poll path to a bare endpoint
 of the same server (/healthz) measured in the same run.
@@ -21,6 +22,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -126,6 +128,10 @@ class Recorder:
         return status, data
 
 
+CSRF_TOKEN = re.compile(rb'"X-CSRF-Token": "([^"]+)"')
+SEAT_OPENED = re.compile(rb'data-seat-opened="([^"]+)"')
+
+
 def next_action(state: dict) -> dict:
     """A legal quick-entry turn: worms first, then one other face, then stop."""
     turn = state["state"]["turn"]
@@ -148,7 +154,11 @@ async def set_up_table(host, port, args) -> tuple[str, str, list[Connection]]:
     for seat in created["seats"]:
         phone = Connection(host, port)
         await phone.request("GET", "/j/" + seat["join_url"].rsplit("/j/", 1)[1])
-        await phone.request("GET", f"/t/{created['id']}")
+        _, page = await phone.request("GET", f"/t/{created['id']}")
+        # the page says that its seat is open on this phone, as static/app.js does
+        opened = SEAT_OPENED.search(page)
+        if opened:
+            await phone.request("POST", opened.group(1).decode(), headers={"X-CSRF-Token": CSRF_TOKEN.search(page).group(1).decode()})
         phones.append(phone)
     return created["id"], created["host_token"], phones
 

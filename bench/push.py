@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import REQUEST_TIMEOUT, Connection, PostgreSQL, free_port, generator_lag, next_action, percentile, start_server, until  # noqa: E402
+from load import CSRF_TOKEN, REQUEST_TIMEOUT, SEAT_OPENED, Connection, PostgreSQL, free_port, generator_lag, next_action, percentile, start_server, until  # noqa: E402
 
 
 PUSHED_TABLE = re.compile(rb"event: table\nid: (\d+)\n")
@@ -81,8 +81,6 @@ class Figures:
 
 
 PAGE_ID = re.compile(rb'"X-Companion-Page": "([^"]+)"')
-CSRF_TOKEN = re.compile(rb'"X-CSRF-Token": "([^"]+)"')
-SEAT_OPENED = re.compile(rb'data-seat-opened="([^"]+)"')
 TABLE_VERSION = re.compile(rb'data-version="(\d+)"')
 TURN_OF = re.compile(rb'class="status(?: mine)?" data-seat="(\d+)"')
 

@@ -365,6 +365,45 @@ def test_push_a_tap_renders_the_watching_phones_table_once_for_every_server_proc
         assert connection.execute("SELECT DISTINCT version FROM rendered_parts WHERE table_id = ?", [table["id"]]).fetchall() == [(2,)]
 
 
+def test_push_an_api_action_undo_redo_and_skip_share_the_watching_phones_table_as_a_tap_does(tmp_path, monkeypatch):
+    """Review: the API's writes shared nothing, so every process rendered the watching
+    phones' table of each version itself. Each API write now shares it as a page's tap does,
+    in the language the call asks for, before the other processes are woken; under the thread
+    server (no phone waits for news) it shares nothing."""
+    database = str(tmp_path / "companion.sqlite3")
+    api = push_process(database)
+    host = api.test_client()
+    table = host.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    joined_phone(api, table["seats"][0]["join_url"])
+    joined_phone(api, table["seats"][1]["join_url"])
+    parts_when_rung = []
+    monkeypatch.setattr(doorbell, "ring", lambda _path: parts_when_rung.append(published_parts(database, table["id"])))
+    calls = [
+        ("actions", {"type": "set_aside", "face": "worm", "count": 2, "seat": 0}),
+        ("undo", {}),
+        ("redo", {}),
+        ("undo", {}),
+        ("redo", {"skip": True}),
+    ]
+    for version, (path, body) in enumerate(calls, start=1):
+        answer = host.post(
+            f"/api/tables/{table['id']}/{path}", json=body,
+            headers={"Authorization": f"Bearer {table['host_token']}", "Accept-Language": "fr"},
+        )
+        assert answer.status_code == 200 and answer.get_json()["version"] == version
+        shared = parts_when_rung[-1]  # in the database when the other processes are woken
+        watchers = [part for part in shared if part.startswith("('table', 'fr', True")]
+        assert len(watchers) == 1 and f'data-version="{version}"' in shared[watchers[0]], (path, list(shared))
+    assert len(parts_when_rung) == len(calls)
+    threads = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True})  # no notifier
+    by_hand(database, "DELETE FROM rendered_parts")
+    answer = threads.test_client().post(
+        f"/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": 3, "count": 1, "seat": 0},
+        headers={"Authorization": f"Bearer {table['host_token']}"},
+    )
+    assert answer.status_code == 200 and published_parts(database, table["id"]) == {}
+
+
 def test_push_a_tap_shares_nothing_when_no_other_seat_is_open_on_a_phone(tmp_path):
     """Review: a host entering the turns of players without phones rendered and stored the
     watching phones' table at every tap, for nobody."""

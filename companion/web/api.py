@@ -16,6 +16,7 @@ from ..i18n import render
 from . import views
 from .links import join_url
 from .openapi import document as openapi_document
+from .pages import sharing_the_write
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -131,7 +132,9 @@ def post_action(table_id: str):
     require_table(table_id)
     who = viewer(table_id)
     data = body()
-    table = service.act(db, table_id, who, data, data.get("expected_version"))
+    with sharing_the_write(db, who) as share:
+        table = service.act(db, table_id, who, data, data.get("expected_version"))
+        share(table)
     return jsonify(views.table_view(table, who))
 
 
@@ -141,7 +144,9 @@ def post_undo(table_id: str):
     require_table(table_id)
     who = viewer(table_id)
     data = body(("expected_version", "from"), optional=True)
-    table = service.undo(db, table_id, who, data.get("expected_version"), data.get("from"))
+    with sharing_the_write(db, who) as share:
+        table = service.undo(db, table_id, who, data.get("expected_version"), data.get("from"))
+        share(table)
     return jsonify(views.table_view(table, who))
 
 
@@ -157,9 +162,13 @@ def post_redo(table_id: str):
     if everything and skipping:
         raise service.ServiceError(400, "malformed_request", N_('Send "all" or "skip", not both.'))
     if skipping:
-        table, skipped = service.skip(db, table_id, who, data.get("expected_version"))
+        with sharing_the_write(db, who) as share:
+            table, skipped = service.skip(db, table_id, who, data.get("expected_version"))
+            share(table)
         return jsonify({**views.table_view(table, who), "redo": {"redone": 0, "stopped": None, "skipped": skipped["seq"]}})
-    redone = service.redo(db, table_id, who, data.get("expected_version"), everything)
+    with sharing_the_write(db, who) as share:
+        redone = service.redo(db, table_id, who, data.get("expected_version"), everything)
+        share(redone.table)
     stopped = redone.stopped
     return jsonify(
         {

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from contextlib import nullcontext
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
@@ -393,18 +393,32 @@ def watchers_table(table: service.Table, context: dict[str, Any]) -> str:
     return shared
 
 
-def share_with_watchers(db, table: service.Table, tapping: service.Viewer) -> None:
-    """Under the push server, the process whose tap made the table's version renders the
-    table as its watching phones see it, in the tapping phone's language, before the
-    version is announced (service.announcing_at_end), and puts it in the database with the
-    parts rendered for it (the grill, the log): every other process, woken with its
-    phones, reads them there instead of rendering them again (a cold rendering, the
-    costliest part of a push). Only if another seat is open on a phone: a host entering
-    for players without one has nobody to share it with."""
+@contextmanager
+def sharing_the_write(db, writer: service.Viewer) -> Iterator[Callable[[service.Table], None]]:
+    """Around a write (a page's tap, an API call): under the push server, the table it
+    made, handed to the function this gives, goes to the table's watching phones with the
+    news (share_with_watchers), which waits until then (service.announcing_at_end). Under
+    the thread server (no phone waits for news), nothing is shared."""
+    if "companion.notifier" not in current_app.extensions:
+        yield lambda table: None
+        return
+    with service.announcing_at_end(db) as moved:
+        # `moved`: the tables the write moved, known once it is done (nothing: a refusal)
+        yield lambda table: share_with_watchers(db, table, writer) if moved else None
+
+
+def share_with_watchers(db, table: service.Table, writer: service.Viewer) -> None:
+    """Under the push server, the process whose write made the table's version renders the
+    table as its watching phones see it, in the writer's language (the tapping phone's, or
+    the one an API call asks for), before the version is announced, and puts it in the
+    database with the parts rendered for it (the grill, the log): every other process,
+    woken with its phones, reads them there instead of rendering them again (a cold
+    rendering, the costliest part of a push). Only if another seat is open on a phone: a
+    host entering for players without one has nobody to share it with."""
     if not table.game.watchers_see_the_same_table:
         return  # each phone's table is its own (Lobo's secret colour, a Qwixx sheet first)
     with fragments.published(table.id, table.version) as parts:
-        for seat in sorted(service.opened_seats(db, table.id) - {tapping.seat}):
+        for seat in sorted(service.opened_seats(db, table.id) - {writer.seat}):
             context = situation(table, service.Viewer(seat=seat), whole_log=False)
             if is_watching(context):
                 watchers_table(table, context)
@@ -470,16 +484,13 @@ def expected_version() -> int | None:
 def after_write(table_id: str, write) -> Any:
     db = get_db()
     viewer = phone.page_viewer(db, table_id)
-    # a page's tap under the push server: the watching phones' table goes with the news
-    sharing = "companion.notifier" in current_app.extensions and request.headers.get("HX-Request")
-    with service.announcing_at_end(db) if sharing else nullcontext(set()) as moved:
+    with sharing_the_write(db, viewer) as share:
         try:
             result = write(db, viewer)
         except (service.ServiceError, RuleError) as error:  # RuleError: a form's numbers refused (inputs)
             return render_table(existing_table(table_id), viewer, render(error.text), error.status)
         table, notice = result if isinstance(result, tuple) else (result, None)  # notice: what stopped a redo
-        if moved:  # only when sharing
-            share_with_watchers(db, table, viewer)
+        share(table)
     if not request.headers.get("HX-Request"):
         return redirect(url_for("pages.table_page", table_id=table_id), 303)
     return render_table(table, viewer, notice)

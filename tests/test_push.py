@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import create_app
+from companion.games import GAMES
 from companion.i18n import LANGUAGE_COOKIE
 from companion.server import doorbell
 from companion.server import notify
@@ -402,6 +403,53 @@ def test_push_an_api_action_undo_redo_and_skip_share_the_watching_phones_table_a
         headers={"Authorization": f"Bearer {table['host_token']}"},
     )
     assert answer.status_code == 200 and published_parts(database, table["id"]) == {}
+
+
+@pytest.mark.parametrize("game", ["pickomino", "heckmeck-barbecue"])
+def test_push_the_api_answers_set_no_cookie_through_a_whole_game_to_its_end(tmp_path, game):
+    """Review: sharing the finished table rendered a seated phone's rematch form, whose CSRF
+    token went into the API caller's session (a cookie on the last action's answer). A
+    finished table is not shared: each seated phone's holds a form of its own."""
+    database = str(tmp_path / "companion.sqlite3")
+    api = push_process(database)
+    host = api.test_client()
+    scene = GAMES[game].scenes()["finished"]
+    table = host.post("/api/tables", json={"game": game, "players": list(scene.players), "options": scene.options}).get_json()
+    for seat in table["seats"]:
+        joined_phone(api, seat["join_url"])
+    for seat, action in scene.actions:
+        answer = host.post(
+            f"/api/tables/{table['id']}/actions", json={**action, "seat": seat},
+            headers={"Authorization": f"Bearer {table['host_token']}"},
+        )
+        assert answer.status_code == 200 and "Set-Cookie" not in answer.headers
+    assert answer.get_json()["status"] == "finished"
+    assert not any("csrf_token" in html for html in published_parts(database, table["id"]).values())
+
+
+def test_push_a_write_is_answered_when_the_database_fails_while_its_table_is_shared(tmp_path, monkeypatch, caplog):
+    """Review: sharing runs once the write is saved; the database failing then (a full disk,
+    PostgreSQL gone) answered an error for a saved action, which a client would enter again.
+    Sharing is only a saving of work: the failure is logged, the write answered."""
+    database = str(tmp_path / "companion.sqlite3")
+    api = push_process(database)
+    host = api.test_client()
+    table = host.post("/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}).get_json()
+    joined_phone(api, table["seats"][1]["join_url"])
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorcode = sqlite3.SQLITE_FULL
+
+    def failing(*args):
+        raise full
+
+    monkeypatch.setattr(service, "opened_seats", failing)
+    answer = host.post(
+        f"/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 2, "seat": 0},
+        headers={"Authorization": f"Bearer {table['host_token']}"},
+    )
+    assert answer.status_code == 200 and answer.get_json()["version"] == 1
+    assert host.get(f"/api/tables/{table['id']}").get_json()["version"] == 1
+    assert "The watching phones' table was not shared" in caplog.text and published_parts(database, table["id"]) == {}
 
 
 def test_push_a_tap_shares_nothing_when_no_other_seat_is_open_on_a_phone(tmp_path):

@@ -1,13 +1,13 @@
 """Load benchmark: tables of phones polling while players act, against a real server.
 
 Starts the companion as users run it (`companion serve`, on a fresh SQLite file, or with
---postgresql a fresh PostgreSQL database), then
-simulates TABLES tables of PHONES phones each. Every phone joins its seat with its QR link
-(a cookie), opens the table page (which says that the seat is open on this phone, as the
-page's script does), polls its table every POLL seconds like the pages do, and one player per table
-acts every ACT seconds through the JSON API. Reports requests per second, p50/p95/p99
-latency for polls and actions, errors, and the ratio of the poll path to a bare endpoint
-of the same server (/healthz) measured in the same run.
+--postgresql a fresh PostgreSQL database), then simulates TABLES tables of PHONES phones
+each. Every phone joins its seat with its QR link (a cookie), opens the table page (which
+says that the seat is open on this phone, as the page's script does), polls its table
+every POLL seconds like the pages do, and one player per table acts every ACT seconds
+through the JSON API. Reports requests per second, p50/p95/p99 latency for polls and
+actions, errors, and the ratio of the poll path to a bare endpoint of the same server
+(/healthz) measured in the same run.
 
     .venv/bin/python bench/load.py --tables 100 --phones 5 --seconds 60
     .venv/bin/python bench/load.py --tables 100 --phones 5 --seconds 60 --postgresql start
@@ -158,7 +158,9 @@ async def set_up_table(host, port, args) -> tuple[str, str, list[Connection]]:
         # the page says that its seat is open on this phone, as static/app.js does
         opened = SEAT_OPENED.search(page)
         if opened:
-            await phone.request("POST", opened.group(1).decode(), headers={"X-CSRF-Token": CSRF_TOKEN.search(page).group(1).decode()})
+            status, _ = await phone.request("POST", opened.group(1).decode(), headers={"X-CSRF-Token": CSRF_TOKEN.search(page).group(1).decode()})
+            if status != 200:  # else no seat is open, and nothing a write shares could be measured
+                raise RuntimeError(f"A phone could not say that its seat is open (HTTP {status}).")
         phones.append(phone)
     return created["id"], created["host_token"], phones
 

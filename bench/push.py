@@ -98,7 +98,9 @@ async def join(port: int, table_id: str, join_url: str) -> Connection:
     phone.csrf = CSRF_TOKEN.search(page).group(1).decode()
     opened = SEAT_OPENED.search(page)
     if opened:
-        await phone.request("POST", opened.group(1).decode(), headers={"X-CSRF-Token": phone.csrf})
+        status, _ = await phone.request("POST", opened.group(1).decode(), headers={"X-CSRF-Token": phone.csrf})
+        if status != 200:  # else no seat is open, and nothing a tap shares could be measured
+            raise RuntimeError(f"A phone could not say that its seat is open (HTTP {status}).")
     phone.seen = 0
     return phone
 

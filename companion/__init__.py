@@ -258,6 +258,9 @@ def create_app(config: dict | None = None) -> Flask:
         BEHIND_PROXY=os.environ.get("COMPANION_BEHIND_PROXY", "") == "1",
         BABEL_DEFAULT_LOCALE=i18n.DEFAULT_LANGUAGE,
         POLL_SECONDS=2,
+        # How often a held push connection says something when nothing happens (web/push.py):
+        # behind a proxy that closes connections silent for less, say less.
+        PUSH_HEARTBEAT_SECONDS=int(os.environ.get("COMPANION_PUSH_HEARTBEAT_SECONDS", "15")),
         # Extra PRAGMAs for every database connection, e.g. {"synchronous": "FULL"}.
         SQLITE_PRAGMAS={},
     )

@@ -289,7 +289,11 @@
 // A table page: the pushed table, and the phone telling its player when to act.
 (function () {
   "use strict";
-  const SILENCE_MS = 35000;  // the server says something every 15 s while the page listens
+  // The server says something every heartbeat while the page listens (15 s unless its
+  // operator set another): two missed, and the held connection is taken for dead.
+  const pushed = document.querySelector(".live[data-heartbeat-seconds]");  // (app.js runs deferred)
+  const HEARTBEAT_MS = 1000 * (pushed ? Number(pushed.dataset.heartbeatSeconds) : 15);
+  const SILENCE_MS = 2 * HEARTBEAT_MS + 5000;
   let pushing = false;
   let silence = null;
 
@@ -316,9 +320,9 @@
 
   // A page that has not heard the companion for a while says so: it would look live while
   // showing an old table (an old "Your turn"). Heard: anything on the held connection (a
-  // ping every 15 s), any answer to a poll (every 2 s) or a tap. A page coming back into
+  // ping every heartbeat), any answer to a poll (every 2 s) or a tap. A page coming back into
   // view is given the time of a poll or a reconnection before it says anything.
-  const QUIET_PUSHING_MS = 20000;
+  const QUIET_PUSHING_MS = HEARTBEAT_MS + 5000;
   const QUIET_POLLS = 3.5;  // polls missed in a row, at least 7 s
   let lastHeard = Date.now();
   function heard() {

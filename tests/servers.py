@@ -17,15 +17,21 @@ import requests
 
 
 @contextmanager
-def running_companion(folder: Path, database: str | None = None, processes: int = 2) -> Iterator[str]:
+def running_companion(
+    folder: Path, database: str | None = None, processes: int = 2, heartbeat_seconds: int | None = None
+) -> Iterator[str]:
     """The push server with `processes` processes on a free loopback port, its data in
-    `folder` and its database `database` (default: the SQLite file in `folder`): its address."""
+    `folder` and its database `database` (default: the SQLite file in `folder`): its address.
+    `heartbeat_seconds`: how often its held connections speak (a test that waits for a
+    silence shortens it)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "COMPANION_INSTANCE": str(folder)}
     env.pop("COMPANION_DATABASE", None)
+    if heartbeat_seconds is not None:
+        env["COMPANION_PUSH_HEARTBEAT_SECONDS"] = str(heartbeat_seconds)
     if database is not None:
         env["COMPANION_DATABASE"] = database
     process = subprocess.Popen(

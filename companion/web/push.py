@@ -21,9 +21,6 @@ from .. import inputs
 from ..tables import service
 from ..tables.db import STORAGE_LOG, close_db, get_db, is_storage_failure, storage_errors
 
-# A held connection says something at least this often: a dead one is noticed (and a proxy
-# that would close a silent one keeps it), and the page knows push still works.
-KEEPALIVE_SECONDS = 15
 
 
 def server_sent(event: str, data: str = "", event_id: int | None = None) -> str:
@@ -44,6 +41,9 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
     # table that says so, unless it shows it already
     rematch_seen = request.args.get("rematch") == "1"
     page = inputs.page_id(request.args.get("page"))  # a table page's own taps are not sent back
+    # Said at least this often: a dead connection is noticed (and a proxy that would close a
+    # silent one keeps it), and the page knows push still works (static/app.js).
+    heartbeat = current_app.config["PUSH_HEARTBEAT_SECONDS"]
     close_db()
 
     def stream():
@@ -83,7 +83,7 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
                 close_db()
                 if sent is not None:
                     yield sent
-                if not notifier.wait(table_id, found, KEEPALIVE_SECONDS):
+                if not notifier.wait(table_id, found, heartbeat):
                     yield server_sent("ping")
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # nginx: do not buffer it

@@ -10,6 +10,8 @@ import time
 import requests
 from playwright.sync_api import Page, expect
 
+from servers import running_companion
+
 from .proxies import Proxy
 from .conftest import SYNC_TIMEOUT_MS
 
@@ -720,11 +722,19 @@ def test_push_through_a_proxy_that_passes_events_on_push_stays_on(push_server, n
     assert bruno.polls == []
 
 
-def test_push_a_connection_that_dies_without_a_word_is_replaced_and_the_change_arrives(push_server, new_phone):
+def test_push_a_connection_that_dies_without_a_word_is_replaced_and_the_change_arrives(tmp_path, new_phone):
     """Found on a real network: a router that forgot the connection left the page waiting
     on it for good, every request on its dead sockets hanging with no end, the table never
     updated and nothing said. After the held connection's silence the page opens a new one
     from the version it shows, and every request gives up after htmx's timeout."""
+    with running_companion(tmp_path, heartbeat_seconds=HEARTBEAT_SECONDS) as push_server:
+        dies_without_a_word(push_server, new_phone)
+
+
+HEARTBEAT_SECONDS = 2  # 15 by default: the page waits for two to be missed
+
+
+def dies_without_a_word(push_server, new_phone) -> None:
     proxy = Proxy(int(push_server.rsplit(":", 1)[1]))
     try:
         table = requests.post(push_server + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
@@ -736,9 +746,9 @@ def test_push_a_connection_that_dies_without_a_word_is_replaced_and_the_change_a
             headers={"Authorization": f"Bearer {table['seats'][0]['token']}"}, timeout=10,
         )
         assert answer.status_code == 200
-        # the silence the page waits for (35 s: the server speaks every 15 s), then a new
+        # the silence the page waits for (2 heartbeats and 5 s: 9 s here), then a new
         # connection and polls, each that lands on one of the browser's dead kept-alive
-        # connections given up after 6 s: about a minute here, where it waited for ever
-        expect(bruno.locator(".turn")).to_contain_text("10", timeout=150_000)
+        # connections given up after 6 s: half a minute here, where it waited for ever
+        expect(bruno.locator(".turn")).to_contain_text("10", timeout=90_000)
     finally:
         proxy.close()

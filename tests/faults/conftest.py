@@ -25,16 +25,17 @@ class CompanionProcess:
     """`python -m companion serve` on a free loopback port, on `database` (a SQLite file,
     by default the one in `folder`, or a PostgreSQL URL); its log and cookie key in `folder`."""
 
-    def __init__(self, folder: Path, database: str | None = None):
+    def __init__(self, folder: Path, database: str | None = None, heartbeat_seconds: int | None = None):
         self.folder = folder
         self.database = database or str(folder / "companion.sqlite3")
+        self.heartbeat = {} if heartbeat_seconds is None else {"COMPANION_PUSH_HEARTBEAT_SECONDS": str(heartbeat_seconds)}
         self.process: subprocess.Popen | None = None
         self.url = ""
 
     def start(self) -> "CompanionProcess":
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
-        env = {**os.environ, "COMPANION_DATABASE": str(self.database), "COMPANION_INSTANCE": str(self.folder)}
+        env = {**os.environ, "COMPANION_DATABASE": str(self.database), "COMPANION_INSTANCE": str(self.folder), **self.heartbeat}
         with open(self.folder / "server.log", "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)],

@@ -35,6 +35,8 @@ from played import assert_error, bearer, rows
 from servers import running_companion
 from test_push import Stream, TablePage, joined_phone, page_tap, push_process, told
 
+pytestmark = pytest.mark.postgresql  # what only PostgreSQL has, on a real server
+
 def columns_of_sqlite(path: str) -> dict[str, list[tuple[str, bool]]]:
     with closing(sqlite3.connect(path)) as conn:
         names = [row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
@@ -71,7 +73,7 @@ def test_postgresql_schema_has_sqlites_tables_columns_and_not_nulls(postgres_ser
 
 
 def test_two_servers_starting_at_once_migrate_the_database_once(postgres_server):
-    url = postgres_server.new_database()
+    url = postgres_server.new_database(migrated=False)
     with ThreadPoolExecutor(6) as pool:
         list(pool.map(lambda _: postgres.migrate(url), range(6)))
     assert rows(url, "SELECT version FROM companion_schema") == [(len(postgres.MIGRATIONS),)]
@@ -261,7 +263,7 @@ def test_backup_of_a_postgresql_database_is_pg_dump_and_restores(postgres_server
         )
         assert done.returncode == 0, done.stderr
         assert copy.stat().st_size > 0
-    restored = postgres_server.new_database()
+    restored = postgres_server.new_database(migrated=False)  # pg_restore fills an empty one
     subprocess.run([str(binaries() / "pg_restore"), "--no-owner", "-d", restored, str(copy)], check=True)
     (tmp_path / "again").mkdir()
     with running_companion(tmp_path / "again", restored, processes=1) as server:

@@ -62,14 +62,20 @@ MEASURE = """([names, scores]) => {
 }"""
 
 
-def open_screen(new_phone, server_url: str, table_id: str, size: tuple[int, int], locale: str = "en-GB") -> Page:
+def open_screen(new_phone, server_url: str, table_id: str | None, size: tuple[int, int], locale: str = "en-GB") -> Page:
+    """A TV (or tablet) of `size`, showing the table's screen (None: nothing yet)."""
     width, height = size
     screen = new_phone(
         viewport={"width": width, "height": height}, is_mobile=False, has_touch=False, device_scale_factor=1, locale=locale
     )
+    if table_id is not None:
+        show(screen, server_url, table_id)
+    return screen
+
+
+def show(screen: Page, server_url: str, table_id: str) -> None:
     screen.goto(f"{server_url}/t/{table_id}/screen")
     expect(screen.locator("#screen")).to_be_visible()
-    return screen
 
 
 def measured(screen: Page, finished: bool) -> dict:
@@ -119,6 +125,18 @@ def check_fits(screen: Page, players: int, finished: bool, where: str, tie: bool
     return found
 
 
+def sweep(cases, check) -> None:
+    """check(*case) for every case, in one browser test: the failures of all the cases are
+    reported together (a test per case paid a browser context and a server each)."""
+    failures = []
+    for case in cases:
+        try:
+            check(*case)
+        except AssertionError as failure:
+            failures.append(f"{case}: {failure}")
+    assert not failures, "\n".join(failures)
+
+
 def check_readable(screen: Page, found: dict, finished: bool, where: str) -> None:
     """At 1080p: names whole (no ellipsis, no word cut in two) and at least 16 px; the
     scores and the whose-turn line at least as large as the names; the ranking's heading
@@ -147,56 +165,67 @@ def check_readable(screen: Page, found: dict, finished: bool, where: str) -> Non
 MOST = [(slug, phase) for slug in GAMES for phase in PHASES]
 
 
-@pytest.mark.parametrize("slug, phase", MOST)
-def test_the_table_screen_fits_a_1080p_tv_at_each_games_most_players_late_and_finished(
-    live_server, new_phone, shots_dir, slug, phase
-):
-    players = GAMES[slug].max_players
-    table = BUILDERS[slug](live_server.url, players, phase)
-    finished = phase == "finished"
-    assert (table.view["status"] == "finished") == finished
-    screen = open_screen(new_phone, live_server.url, table.id, TV)
-    where = f"{slug}, {players} players, {phase}, 1920 x 1080"
-    found = check_fits(screen, players, finished, where)
-    check_readable(screen, found, finished, where)
-    screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-1920.png"))
+def test_the_table_screen_fits_a_1080p_tv_at_each_games_most_players_late_and_finished(live_server, new_phone, shots_dir):
+    screen = open_screen(new_phone, live_server.url, None, TV)
+
+    def fits(slug, phase):
+        players = GAMES[slug].max_players
+        table = BUILDERS[slug](live_server.url, players, phase)
+        finished = phase == "finished"
+        assert (table.view["status"] == "finished") == finished
+        show(screen, live_server.url, table.id)
+        where = f"{slug}, {players} players, {phase}, 1920 x 1080"
+        found = check_fits(screen, players, finished, where)
+        check_readable(screen, found, finished, where)
+        screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-1920.png"))
+
+    sweep(MOST, fits)
 
 
-@pytest.mark.parametrize("slug, phase", [("pickomino", "finished"), ("twenty-one", "late")])
-def test_the_table_screen_fits_a_tablet_in_landscape(live_server, new_phone, shots_dir, slug, phase):
-    players = GAMES[slug].max_players
-    table = BUILDERS[slug](live_server.url, players, phase)
-    screen = open_screen(new_phone, live_server.url, table.id, TABLET)
-    check_fits(screen, players, phase == "finished", f"{slug}, {players} players, {phase}, 1280 x 800")
-    screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-1280.png"))
+def test_the_table_screen_fits_a_tablet_in_landscape(live_server, new_phone, shots_dir):
+    screen = open_screen(new_phone, live_server.url, None, TABLET)
+
+    def fits(slug, phase):
+        players = GAMES[slug].max_players
+        show(screen, live_server.url, BUILDERS[slug](live_server.url, players, phase).id)
+        check_fits(screen, players, phase == "finished", f"{slug}, {players} players, {phase}, 1280 x 800")
+        screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-1280.png"))
+
+    sweep([("pickomino", "finished"), ("twenty-one", "late")], fits)
 
 
-@pytest.mark.parametrize("slug, phase", [("heckmeck-barbecue", "late"), ("qwixx", "finished")])
-def test_a_4k_tv_shows_the_1080p_layout_twice_as_large(live_server, new_phone, shots_dir, slug, phase):
-    players = GAMES[slug].max_players
-    table = BUILDERS[slug](live_server.url, players, phase)
-    finished = phase == "finished"
-    where = f"{slug}, {players} players, {phase}, 3840 x 2160"
-    large = check_fits(open_screen(new_phone, live_server.url, table.id, UHD), players, finished, where)
-    small = measured(open_screen(new_phone, live_server.url, table.id, TV), finished)
-    for kind in ("names", "scores"):
-        for big, little in zip(large[kind], small[kind]):
-            assert big["text"] == little["text"]
-            for side in ("top", "left", "bottom", "right"):
-                assert abs(big["box"][side] - 2 * little["box"][side]) <= 16, (where, kind, big, little, side)
-            assert big["size"] == pytest.approx(2 * little["size"], rel=0.02), (where, kind, big["text"])
+def test_a_4k_tv_shows_the_1080p_layout_twice_as_large(live_server, new_phone):
+    uhd, tv = open_screen(new_phone, live_server.url, None, UHD), open_screen(new_phone, live_server.url, None, TV)
+
+    def twice_as_large(slug, phase):
+        players = GAMES[slug].max_players
+        table = BUILDERS[slug](live_server.url, players, phase)
+        finished = phase == "finished"
+        where = f"{slug}, {players} players, {phase}, 3840 x 2160"
+        show(uhd, live_server.url, table.id)
+        large = check_fits(uhd, players, finished, where)
+        show(tv, live_server.url, table.id)
+        small = measured(tv, finished)
+        for kind in ("names", "scores"):
+            for big, little in zip(large[kind], small[kind]):
+                assert big["text"] == little["text"]
+                for side in ("top", "left", "bottom", "right"):
+                    assert abs(big["box"][side] - 2 * little["box"][side]) <= 16, (where, kind, big, little, side)
+                assert big["size"] == pytest.approx(2 * little["size"], rel=0.02), (where, kind, big["text"])
+
+    sweep([("heckmeck-barbecue", "late"), ("qwixx", "finished")], twice_as_large)
 
 
-@pytest.mark.parametrize("slug", GAMES)
-def test_every_player_count_of_each_game_fits_a_1080p_tv(live_server, new_phone, slug):
-    game = GAMES[slug]
-    screen = new_phone(viewport={"width": TV[0], "height": TV[1]}, is_mobile=False, has_touch=False, device_scale_factor=1)
-    for players in range(game.min_players, game.max_players):  # the most players: the test above
-        for phase in PHASES:
-            table = BUILDERS[slug](live_server.url, players, phase)
-            screen.goto(f"{live_server.url}/t/{table.id}/screen")
-            expect(screen.locator("#screen")).to_be_visible()
-            check_fits(screen, players, phase == "finished", f"{slug}, {players} players, {phase}, 1920 x 1080", tie=False)
+def test_every_player_count_of_each_game_fits_a_1080p_tv(live_server, new_phone):
+    screen = open_screen(new_phone, live_server.url, None, TV)
+
+    def fits(slug, players, phase):
+        table = BUILDERS[slug](live_server.url, players, phase)
+        show(screen, live_server.url, table.id)
+        check_fits(screen, players, phase == "finished", f"{slug}, {players} players, {phase}, 1920 x 1080", tie=False)
+
+    # the most players: the test above
+    sweep([(slug, players, phase) for slug, game in GAMES.items() for players in range(game.min_players, game.max_players) for phase in PHASES], fits)
 
 
 def everyone_choosing(url: str) -> ApiTable:
@@ -213,22 +242,27 @@ HD_CASES = [
 ]
 
 
-@pytest.mark.parametrize("slug, phase, locale", HD_CASES)
-def test_the_table_screen_fits_a_720p_tv_at_the_most_players_in_every_language(
-    live_server, new_phone, shots_dir, slug, phase, locale
-):
+def test_the_table_screen_fits_a_720p_tv_at_the_most_players_in_every_language(live_server, new_phone, shots_dir):
     """What did not fit a 720p TV (or, for Qwixx's white sum, a 1080p one): the most
     players, long names, a longer language. The page shrinks to fit rather than scroll."""
-    players = GAMES[slug].max_players
-    table = everyone_choosing(live_server.url) if phase == "choosing" else BUILDERS[slug](live_server.url, players, phase)
-    finished = phase == "finished"
-    for size in (HD, TV):
-        where = f"{slug}, {players} players, {phase}, {locale}, {size[0]} x {size[1]}"
-        screen = open_screen(new_phone, live_server.url, table.id, size, locale)
-        found = check_fits(screen, players, finished, where)
-        small = [(item["text"], item["size"]) for item in found["names"] + found["scores"] if item["size"] < LEAST_TEXT_PX]
-        assert not small, f"{where}: under {LEAST_TEXT_PX} px: {small}"
-        screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-{locale}-{size[0]}.png"))
+    screens = {}
+
+    def fits(slug, phase, locale):
+        players = GAMES[slug].max_players
+        table = everyone_choosing(live_server.url) if phase == "choosing" else BUILDERS[slug](live_server.url, players, phase)
+        finished = phase == "finished"
+        for size in (HD, TV):
+            where = f"{slug}, {players} players, {phase}, {locale}, {size[0]} x {size[1]}"
+            if (size, locale) not in screens:
+                screens[size, locale] = open_screen(new_phone, live_server.url, None, size, locale)
+            screen = screens[size, locale]
+            show(screen, live_server.url, table.id)
+            found = check_fits(screen, players, finished, where)
+            small = [(item["text"], item["size"]) for item in found["names"] + found["scores"] if item["size"] < LEAST_TEXT_PX]
+            assert not small, f"{where}: under {LEAST_TEXT_PX} px: {small}"
+            screen.screenshot(path=str(shots_dir / f"tv-fit-{slug}-{players}-{phase}-{locale}-{size[0]}.png"))
+
+    sweep(HD_CASES, fits)
 
 
 def test_a_closed_barbecue_spot_says_so_readably_on_a_tv(live_server, new_phone):
@@ -269,31 +303,36 @@ LAST_SENTENCE_SHOWN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("slug, phase", [("qwixx", "finished"), ("twenty-one", "late"), ("qwixx", "late"), ("lobo", "late")])
-@pytest.mark.parametrize("size", [HD, TV])
-def test_the_table_screen_shows_the_last_actions_sentence_to_its_end(live_server, new_phone, slug, phase, size):
+def test_the_table_screen_shows_the_last_actions_sentence_to_its_end(live_server, new_phone):
     """helper QA: the one-line last action ended in "…", often right where it said why the
     game ended ("the game is over: a fourth pe…"), while half the screen was empty."""
-    table = BUILDERS[slug](live_server.url, GAMES[slug].max_players, phase)
-    screen = open_screen(new_phone, live_server.url, table.id, size)
-    shown = screen.evaluate(LAST_SENTENCE_SHOWN)
-    assert shown["text"] and not shown["outside"], (slug, phase, size, shown)
-    assert measured(screen, phase == "finished")["scroll"] == list(size)  # and the screen still fits
+    screens = {size: open_screen(new_phone, live_server.url, None, size) for size in (HD, TV)}
+
+    def to_its_end(slug, phase):
+        table = BUILDERS[slug](live_server.url, GAMES[slug].max_players, phase)
+        for size, screen in screens.items():
+            show(screen, live_server.url, table.id)
+            shown = screen.evaluate(LAST_SENTENCE_SHOWN)
+            assert shown["text"] and not shown["outside"], (slug, phase, size, shown)
+            assert measured(screen, phase == "finished")["scroll"] == list(size)  # and the screen still fits
+
+    sweep([("qwixx", "finished"), ("twenty-one", "late"), ("qwixx", "late"), ("lobo", "late")], to_its_end)
 
 
-@pytest.mark.parametrize("slug, phase", MOST)
 def test_the_table_screen_opened_on_a_360_px_phone_stacks_into_one_column_and_nothing_leaves_its_width(
-    live_server, new_phone, shots_dir, slug, phase
+    live_server, new_phone, shots_dir
 ):
     """helper QA: a player opening the screen's link on their phone (held upright) got the
     TV's two columns at 360 px: the scores were cut at the edge ("0 point") and the page
     scrolled sideways with long names. One column then: every name and score whole, inside
     the width (the phone scrolls down)."""
-    players = GAMES[slug].max_players
-    table = BUILDERS[slug](live_server.url, players, phase)
     screen = new_phone()  # 360 x 740, a phone
-    screen.goto(f"{live_server.url}/t/{table.id}/screen")
-    expect(screen.locator("#screen")).to_be_visible()
+    sweep(MOST, lambda slug, phase: stacks_into_one_column(live_server, screen, shots_dir, slug, phase))
+
+
+def stacks_into_one_column(live_server, screen: Page, shots_dir, slug: str, phase: str) -> None:
+    players = GAMES[slug].max_players
+    show(screen, live_server.url, BUILDERS[slug](live_server.url, players, phase).id)
     found = measured(screen, phase == "finished")
     width = found["viewport"][0]
     assert found["scroll"][0] <= width, f"{slug} {phase}: the page is {found['scroll'][0]} px wide"
@@ -311,20 +350,19 @@ def test_the_table_screen_opened_on_a_360_px_phone_stacks_into_one_column_and_no
     screen.screenshot(path=str(shots_dir / f"screen-on-a-phone-{slug}-{phase}.png"), full_page=True)
 
 
-@pytest.mark.parametrize("slug", ["lobo", "qwixx", "twenty-one"])
-@pytest.mark.parametrize("players", [4, 5])
-def test_the_table_screen_on_a_phone_puts_every_sheet_under_the_other_at_any_player_count(live_server, new_phone, slug, players):
+def test_the_table_screen_on_a_phone_puts_every_sheet_under_the_other_at_any_player_count(live_server, new_phone):
     """helper QA: at four players Lobo's flocks sat in four columns 85 px wide (the page
     373 px wide, "0 point"), and Qwixx's and Twenty One's sheets two or three abreast."""
-    players = min(players, GAMES[slug].max_players)
-    table = BUILDERS[slug](live_server.url, players, "late")
     screen = new_phone()
-    screen.goto(f"{live_server.url}/t/{table.id}/screen")
-    expect(screen.locator("#screen")).to_be_visible()
-    found = measured(screen, False)
-    assert found["scroll"][0] <= found["viewport"][0], (slug, players, found["scroll"])
-    lefts = {round(item["box"]["left"]) for item in found["names"] if item["visible"]}
-    assert len(lefts) == 1, (slug, players, lefts)
+
+    def under_each_other(slug, players):
+        show(screen, live_server.url, BUILDERS[slug](live_server.url, players, "late").id)
+        found = measured(screen, False)
+        assert found["scroll"][0] <= found["viewport"][0], (slug, players, found["scroll"])
+        lefts = {round(item["box"]["left"]) for item in found["names"] if item["visible"]}
+        assert len(lefts) == 1, (slug, players, lefts)
+
+    sweep([(slug, min(players, GAMES[slug].max_players)) for slug in ("lobo", "qwixx", "twenty-one") for players in (4, 5)], under_each_other)
 
 
 @pytest.mark.parametrize("slug", ["qwixx", "twenty-one"])
@@ -363,8 +401,7 @@ NAME_IN_LAST_LINE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", [HD, TABLET, TV])
-def test_a_long_name_in_the_table_screens_last_line_is_never_cut_inside_the_word(live_server, new_phone, size):
+def test_a_long_name_in_the_table_screens_last_line_is_never_cut_inside_the_word(live_server, new_phone):
     """helper QA: with two Qwixx players, the last line's column is a third of a 720p TV,
     and "Wolfeschlegelsteinhausen crossed…" broke the name inside the word, on two lines.
     It stays on one line, as the names elsewhere on the screen: shortened with "…" when it
@@ -373,8 +410,12 @@ def test_a_long_name_in_the_table_screens_last_line_is_never_cut_inside_the_word
     table = ApiTable(live_server.url, "qwixx", 2)
     table.act(None, {"type": "roll", "dice": {"white1": 6, "white2": 6, "red": 1, "yellow": 2, "green": 3, "blue": 4}})
     table.act(1, {"type": "white", "row": "blue"})
-    screen = open_screen(new_phone, live_server.url, table.id, size)
-    expect(screen.locator("#screen .last-line")).to_contain_text("crossed 12 in blue")
-    found = screen.evaluate(NAME_IN_LAST_LINE)
-    assert found["text"] == long_name and found["lines"] == 1, (size, found)
-    assert screen.evaluate("document.documentElement.scrollWidth") == size[0]
+
+    def one_line(size):
+        screen = open_screen(new_phone, live_server.url, table.id, size)
+        expect(screen.locator("#screen .last-line")).to_contain_text("crossed 12 in blue")
+        found = screen.evaluate(NAME_IN_LAST_LINE)
+        assert found["text"] == long_name and found["lines"] == 1, (size, found)
+        assert screen.evaluate("document.documentElement.scrollWidth") == size[0]
+
+    sweep([(HD,), (TABLET,), (TV,)], one_line)

@@ -19,7 +19,7 @@ from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import create_app
@@ -27,7 +27,7 @@ from companion.games import GAMES
 from companion.inputs import NUMBER_LIMIT, clean_name, name_problem
 from played import act, create, csrf_of, host_phone
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(settings.get_profile("app"))  # as many examples as the tier plays (conftest.py)
 
 huge_integers = st.one_of(
     st.integers(min_value=NUMBER_LIMIT + 1, max_value=10**40),

@@ -32,7 +32,6 @@ from security.snapshot import database_snapshot
 from companion.games import GAMES
 from companion.web.openapi import document
 
-EXAMPLES_PER_OPERATION = 100
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -111,8 +110,7 @@ def test_fuzzed_requests_answer_as_documented_and_refusals_change_nothing(app, c
     operation = schemathesis.openapi.from_dict(client.get("/api/openapi.json").get_json())[path][method]
 
     @settings(
-        max_examples=EXAMPLES_PER_OPERATION,
-        deadline=None,
+        settings.get_profile("app"),  # as many examples per operation as the tier plays (conftest.py)
         derandomize=True,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],

@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 import requests
 
+pytestmark = pytest.mark.slow  # builds a wheel and installs it into a fresh virtual environment
+
 PROJECT = Path(__file__).resolve().parent.parent
 
 

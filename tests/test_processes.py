@@ -18,7 +18,10 @@ import requests
 
 from companion.server import processes
 
-pytestmark = pytest.mark.skipif(not processes.supported(), reason="several processes are served on Linux only")
+pytestmark = [
+    pytest.mark.skipif(not processes.supported(), reason="several processes are served on Linux only"),
+    pytest.mark.slow,  # each test starts server processes
+]
 
 
 def free_port() -> int:

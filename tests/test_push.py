@@ -18,7 +18,7 @@ from urllib.parse import quote
 import gevent
 import pytest
 import requests
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import create_app
@@ -535,7 +535,8 @@ def test_push_a_tap_wakes_the_other_processes_only_once_it_shared_the_watching_p
     assert len(parts_when_rung) == 1 and parts_when_rung[0] > 0
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.slow  # each example starts two push server processes
+@settings(settings.get_profile("served"))
 @given(data=st.data())
 def test_push_in_random_games_every_watching_phone_is_sent_the_table_it_would_render_itself(tmp_path_factory, data):
     """Invariant of the shared table: whatever was tapped (dice, a stop, a bust, an undo), a

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test runs the install scripts in a virtual environment
+
 PROJECT = Path(__file__).resolve().parent.parent
 
 STAND_IN_PYTHON = f"""#!/usr/bin/env bash

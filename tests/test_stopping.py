@@ -22,6 +22,8 @@ import requests
 
 from companion.server import processes
 
+pytestmark = pytest.mark.slow  # each test starts and stops `companion serve` processes
+
 SERVER_PATHS = [
     ["--server", "push", "--processes", "1"],
     ["--server", "push", "--processes", "2"],

@@ -11,8 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import requests
 from .workload import Writers
+
+pytestmark = pytest.mark.slow  # backs up while real server processes write
 
 TABLES = 8
 COPIES = 3

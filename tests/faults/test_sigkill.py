@@ -13,9 +13,12 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 
+import pytest
 import requests
 from databases import on_both_databases
 from .workload import Writers
+
+pytestmark = pytest.mark.slow  # kills real server processes under writes
 
 database = on_both_databases()
 

@@ -322,15 +322,16 @@ def test_a_database_file_removed_while_serving_refuses_every_change_until_it_is_
     assert "was removed or replaced while the companion ran" in (tmp_path / "server.log").read_text()
 
 
+@pytest.mark.slow  # a real server process
 def test_a_held_connection_whose_database_file_went_away_ends_with_one_warning(tmp_path: Path):
     """A phone holding its table's connection when the database file is removed: at the next
-    look (the keepalive, 15 s) the connection ends with a warning, no traceback, and the
-    page's reconnection is answered with the sentence."""
+    look (the heartbeat: 15 s, 1 s here) the connection ends with a warning, no traceback, and
+    the page's reconnection is answered with the sentence."""
     import requests
 
     from .conftest import CompanionProcess
 
-    server = CompanionProcess(tmp_path).start()
+    server = CompanionProcess(tmp_path, heartbeat_seconds=1).start()
     try:
         created = requests.post(server.url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
         act = requests.post(

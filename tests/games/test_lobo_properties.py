@@ -12,7 +12,7 @@ import copy
 import itertools
 import random
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from companion.games import GAMES
@@ -20,7 +20,6 @@ from companion.games.errors import RuleError
 from companion.games.lobo import COLORS
 
 GAME = GAMES["lobo"]
-RANDOM_GAMES = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 sheep_counts = st.one_of(st.integers(0, 100), st.integers(-5, -1), st.integers(101, 500))
 meadow_entries = st.fixed_dictionaries({"sheep": sheep_counts, "fenced": st.booleans(), "wolf": st.booleans()})
@@ -123,7 +122,6 @@ def outcome(state, seat, action):
         return (refused.code, refused.status, str(refused))
 
 
-@RANDOM_GAMES
 @given(players=st.integers(2, 4), deal_colors=st.booleans(), seed=st.integers(0, 2**32), moves=moves, closing=closings)
 def test_random_games_bonuses_follow_the_leaving_order_and_scores_match_the_largest_valid_meadow(
     players, deal_colors, seed, moves, closing
@@ -166,7 +164,6 @@ def test_random_games_bonuses_follow_the_leaving_order_and_scores_match_the_larg
             assert better["place"] <= worse["place"]
 
 
-@RANDOM_GAMES
 @given(players=st.integers(2, 4), leaving=st.permutations(range(4)), data=st.data())
 def test_random_leaving_orders_earn_6_3_1_0_in_that_order(players, leaving, data):
     names = [f"P{seat}" for seat in range(players)]

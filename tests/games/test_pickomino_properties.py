@@ -21,7 +21,7 @@ import itertools
 import json
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games import GAMES
@@ -287,7 +287,6 @@ class Table:
 options = st.fixed_dictionaries({"alternative_return": st.booleans(), "flip_when_empty": st.booleans()})
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), players=st.integers(2, 7), options=options, random_turns=st.integers(0, RANDOM_TURNS_MAX))
 def test_rule_2_random_games_keep_every_tile_and_end_and_replay(data, players, options, random_turns):
     table = Table(data, players, options)

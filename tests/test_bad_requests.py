@@ -30,7 +30,7 @@ def test_a_malformed_host_gets_a_plain_sentence_not_a_page_that_needs_addresses(
 def test_a_malformed_host_gets_its_sentence_in_the_phones_language(client):
     response = client.post("/tables", headers={"Host": "a..b", "Accept-Language": "pt"}, data={"game": "lobo"})
     assert response.status_code == 400
-    assert response.get_data(as_text=True) == "Não foi possível entender o pedido. Recarregue a página e tente de novo."
+    assert response.get_data(as_text=True) == "Não foi possível compreender o pedido. Recarregue a página e tente de novo."
 
 
 @pytest.mark.parametrize("host", MALFORMED_HOSTS)

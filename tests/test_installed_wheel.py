@@ -1,6 +1,6 @@
 """Installed from its wheel into a fresh virtual environment (no checkout, no -e), and
 started from an unrelated folder, the companion serves the whole app: pages, static files,
-the rules page, the catalogs (a page in French), join links that work; its data goes to the user's data
+the rules reference and the games' guides, the catalogs (a page in French), join links that work; its data goes to the user's data
 folder, never into site-packages. This is how `pipx install .` or `pip install .` runs it.
 
 Slow for a test (it builds the wheel and installs it with its dependencies, about half a
@@ -110,6 +110,9 @@ def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_
         assert requests.get(url + "/static/htmx-2.0.11.min.js", timeout=10).status_code == 200
         rules = requests.get(url + "/rules", timeout=10)  # docs/rules.md, carried in the package
         assert rules.status_code == 200 and '<h2 id="qwixx">Qwixx</h2>' in rules.text
+        for slug in ("lobo", "twenty-one"):  # a game's guide, from a folder whose name imports and one whose does not
+            guide = requests.get(f"{url}/rules/{slug}", headers={"Accept-Language": "ro"}, timeout=10)
+            assert guide.status_code == 200 and '<h2 id="pregătire">Pregătire</h2>' in guide.text
 
         created = requests.post(
             url + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10

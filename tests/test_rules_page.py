@@ -1,5 +1,5 @@
-"""The rules page (/rules): the project's own docs/rules.md for the players, reached from
-the home page and from every table page, which links its game's own section."""
+"""The rules reference (/rules): the project's own docs/rules.md, which every game's guide
+(tests/test_guides.py) links at its game's own section."""
 
 from __future__ import annotations
 
@@ -27,17 +27,8 @@ def test_the_rules_page_shows_every_section_of_docs_rules_md(client):
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_every_games_table_page_links_its_own_section_of_the_rules(client, slug):
-    game = GAMES[slug]
-    players = [f"P{n}" for n in range(game.min_players)]
-    created = client.post("/api/tables", json={"game": slug, "players": players}).get_json()
-    page = client.get(f"/t/{created['id']}").get_data(as_text=True)
-    assert f'href="/rules#{slug}"' in page
+def test_every_game_has_its_own_section_of_the_rules(client, slug):
     assert slug in HEADING_IDS.findall(client.get("/rules").get_data(as_text=True))
-
-
-def test_the_home_page_links_the_rules(client):
-    assert 'href="/rules"' in client.get("/").get_data(as_text=True)
 
 
 def test_the_links_inside_the_rules_lead_to_its_headings(client):
@@ -58,6 +49,12 @@ def test_no_raw_html_of_the_rules_text_reaches_the_page():
     rendered = as_html("# A <b>heading</b>\n\nA <script>x()</script> tag")
     assert "<script>" not in rendered and "&lt;script&gt;" in rendered
     assert '<h1 id="a-bheadingb">A &lt;b&gt;heading&lt;/b&gt;</h1>' in rendered
+
+
+def test_a_link_to_a_file_served_elsewhere_leads_to_its_address_with_its_heading():
+    rendered = as_html("[the reference](../../rules.md#lobo), [a heading](#setup), [another](other.md)", links={"../../rules.md": "/rules"})
+    assert '<a href="/rules#lobo">the reference</a>' in rendered
+    assert '<a href="#setup">a heading</a>' in rendered and '<a href="other.md">another</a>' in rendered
 
 
 def test_heading_ids_are_githubs():

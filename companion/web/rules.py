@@ -1,19 +1,32 @@
-"""The rules the companion enforces, as a page for the players: docs/rules.md, the project's
-own rules reference (shipped inside the package as companion/docs), put in HTML once per
-process. Every heading gets the id GitHub gives it, so the links inside the text keep
-working and a table page links its game's section (/rules#pickomino: a game's slug is its
-heading's id, checked by the tests)."""
+"""What the players read about the rules, put in HTML once per process:
+
+- /rules: docs/rules.md, the project's rules reference (in English), shipped inside the
+  package as companion/docs. Every heading gets the id GitHub gives it, so the links inside
+  the text keep working and a game's section is /rules#<slug> (a game's slug is its
+  heading's id, checked by the tests).
+- /rules/<game>: that game's player's guide in the page's language,
+  docs/guides/<slug>/<language>.md, which every page of a table links as "Rules". A guide
+  links the reference as the Markdown file it is in the repository (../../rules.md), so
+  the link works on GitHub too; served, it leads to /rules."""
 
 from __future__ import annotations
 
 import re
 from functools import cache
+from pathlib import Path
 
-from flask import Blueprint, render_template
+from flask import Blueprint, abort, render_template, url_for
+from flask_babel import get_locale
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from ..games import GAMES
+from ..games.text import N_, shown
+
 bp = Blueprint("rules", __name__)
+
+# The reference as a guide's Markdown links it, from docs/guides/<slug>/.
+REFERENCE_IN_A_GUIDE = "../../rules.md"
 
 
 @bp.get("/rules")
@@ -21,24 +34,54 @@ def rules_page():
     return render_template("rules.html", rules=rules_html())
 
 
-@cache
-def rules_html() -> Markup:
+@bp.get("/rules/<game>")
+def guide_page(game: str):
+    if game not in GAMES:
+        abort(404, description=N_("There is no game called %(game)s here.", game=shown(game)))
+    guide = guide_html(game, str(get_locale()), url_for("rules.rules_page"))
+    return render_template("guide.html", game=GAMES[game], guide=guide)
+
+
+def docs() -> Path:
     from .. import resource_folder  # here: the package imports this module before defining it
 
-    return as_html((resource_folder("docs") / "rules.md").read_text(encoding="utf-8"))
+    return resource_folder("docs")
 
 
-def as_html(text: str) -> Markup:
+def guide_path(slug: str, language: str) -> Path:
+    return docs() / "guides" / slug / f"{language}.md"
+
+
+@cache
+def rules_html() -> Markup:
+    return as_html((docs() / "rules.md").read_text(encoding="utf-8"))
+
+
+@cache
+def guide_html(slug: str, language: str, reference_url: str) -> Markup:
+    """Every game has a guide in every language (tests/test_guides.py)."""
+    text = guide_path(slug, language).read_text(encoding="utf-8")
+    return as_html(text, links={REFERENCE_IN_A_GUIDE: reference_url})
+
+
+def as_html(text: str, links: dict[str, str] | None = None) -> Markup:
+    """`text` (CommonMark) in HTML, its headings with GitHub's ids, and each link to a file
+    named in `links` led to the address it is served at instead (its #part kept)."""
     # Our own text, but no raw HTML in it passes all the same: the page's safety stays the
     # template's, not the document's.
     markdown = MarkdownIt("commonmark", {"html": False})
+    links = links or {}
     tokens = markdown.parse(text)
     used: dict[str, int] = {}
     for opening, inline in zip(tokens, tokens[1:]):
         if opening.type == "heading_open":
             # the heading as read (GitHub slugs what it shows, not the markup)
-            shown = "".join(child.content for child in inline.children or [] if child.type in ("text", "code_inline"))
-            opening.attrSet("id", unique(heading_id(shown), used))
+            heading = "".join(child.content for child in inline.children or [] if child.type in ("text", "code_inline"))
+            opening.attrSet("id", unique(heading_id(heading), used))
+    for link in (child for token in tokens for child in token.children or [] if child.type == "link_open"):
+        target, hash_mark, anchor = str(link.attrGet("href")).partition("#")
+        if target in links:
+            link.attrSet("href", links[target] + hash_mark + anchor)
     return Markup(markdown.renderer.render(tokens, markdown.options, {}))
 
 

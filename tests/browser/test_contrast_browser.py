@@ -94,6 +94,8 @@ def test_every_text_reads_on_the_pages_of_every_game_in_both_schemes(live_server
     low[f"{scheme}: home"] = phone.evaluate(LOW_CONTRAST, FAINT_ON_PURPOSE)
     phone.goto(live_server.url + "/rules")
     low[f"{scheme}: rules"] = phone.evaluate(LOW_CONTRAST, FAINT_ON_PURPOSE)
+    phone.goto(live_server.url + "/rules/lobo")  # a game's guide
+    low[f"{scheme}: guide"] = phone.evaluate(LOW_CONTRAST, FAINT_ON_PURPOSE)
     for slug in GAMES:
         for phase in PHASES:
             table = BUILDERS[slug](live_server.url, 3, phase)

@@ -1,6 +1,7 @@
 """Issue 7 in a real browser: a phone set to Brazilian Portuguese starts a Pickomino table,
-plays a turn and reads everything in Portuguese, with the words of the Portuguese box
-(minhoca, grelha); the switcher changes the language and the phone remembers it."""
+plays a turn and reads everything in the companion's Portuguese (European, which a
+Brazilian phone reads as well), with the words of the Portuguese box (minhoca, grelha);
+the switcher changes the language and the phone remembers it."""
 
 from __future__ import annotations
 
@@ -25,21 +26,21 @@ def test_issue_7_a_portuguese_phone_starts_a_table_and_plays_a_turn_in_portugues
     expect(host.get_by_role("heading", name="Cada um lê o seu próprio código")).to_be_visible()
     host.get_by_role("link", name="Ir para a mesa").tap()
 
-    expect(host.locator(".who")).to_have_text("Você é o anfitrião")
-    expect(host.locator(".acting-for")).to_have_text("Você joga por Ana (é o anfitrião)")
+    expect(host.locator(".who")).to_have_text("É o anfitrião")
+    expect(host.locator(".acting-for")).to_have_text("A jogar por Ana (é o anfitrião)")
     expect(host.locator(".grill")).to_have_attribute("aria-label", "A grelha")
     expect(host.locator(".player-score").first).to_contain_text("0 minhocas")
 
     # A turn by quick entry: eight worms make 40, so Ana takes the highest tile, 36.
     host.locator(".modes").get_by_text("Rápido", exact=True).tap()
-    expect(host.locator(".panel-quick .hint")).to_have_text("Toque no símbolo que coletou e depois em quantos dados.")
+    expect(host.locator(".panel-quick .hint")).to_have_text("Toque no símbolo que separou e depois em quantos dados.")
     host.locator('.panel-quick label[for="quick-worm"]').tap()
     host.locator('.counts[data-face="worm"]').get_by_role("button", name="8", exact=True).tap()
 
-    expect(host.locator(".outcome")).to_have_text("Ana fez 40 e pegou a 36 da grelha.")
-    expect(host.locator(".acting-for")).to_have_text("Você joga por Bruno (é o anfitrião)")
+    expect(host.locator(".outcome")).to_have_text("Ana fez 40 e tirou a 36 da grelha.")
+    expect(host.locator(".acting-for")).to_have_text("A jogar por Bruno (é o anfitrião)")
     expect(host.locator(".players .player").first).to_contain_text("4 minhocas")
-    expect(host.locator("details.log li").first).to_contain_text("Ana coletou 8 × minhoca")
+    expect(host.locator("details.log li").first).to_contain_text("Ana separou 8 × minhoca")
     expect(host.get_by_role("button", name="Desfazer a última ação")).to_be_visible()
 
     # The switcher: English for this phone, and it stays English on the next pages.

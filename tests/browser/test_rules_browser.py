@@ -1,25 +1,34 @@
-"""The rules on a 360 px phone: a player taps "Rules" on their table page and lands on
-their game's own section, readable without sideways scrolling, in a tab of its own: the
-table page keeps what the player had begun to enter."""
+"""The rules on a 360 px phone: a player taps "Rules" on their table page and reads their
+game's guide in their phone's language, readable without sideways scrolling, in a tab of
+its own (the table page keeps what the player had begun to enter); the guide leads to the
+reference's section of the game and to the other games' guides."""
 
 from __future__ import annotations
 
 import re
+from itertools import cycle
+from pathlib import Path
 
 import pytest
 import requests
 from playwright.sync_api import expect
 
 from companion.games import GAMES
+from companion.i18n import LANGUAGES
+
+GUIDES = Path(__file__).resolve().parent.parent.parent / "docs" / "guides"
+# Each game read in another language, every language in turn.
+GAME_AND_LANGUAGE = list(zip(GAMES, cycle(LANGUAGES)))
+RULES_WORD = {"en": "Rules", "pt": "Regras", "fr": "Règles", "ro": "Reguli"}
 
 
-def seated_phone(new_phone, server_url: str, slug: str):
+def seated_phone(new_phone, server_url: str, slug: str, locale: str = "en-GB"):
     game = GAMES[slug]
     names = ["Ana", "Bruno", "Caio", "Dora"][: max(game.min_players, 2)]
     created = requests.post(server_url + "/api/tables", json={"game": slug, "players": names}, timeout=10).json()
-    phone = new_phone()
+    phone = new_phone(locale=locale)
     phone.goto(created["seats"][1]["join_url"])
-    expect(phone.locator(".who")).to_have_text("You are Bruno")
+    expect(phone.locator(".who")).to_have_attribute("data-seat", "1")
     return phone, created
 
 
@@ -36,18 +45,30 @@ def wider_than_the_screen(phone) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("slug", GAMES)
-def test_rules_from_the_table_page_open_at_the_games_section_on_a_phone(live_server, new_phone, slug):
-    phone, _created = seated_phone(new_phone, live_server.url, slug)
+@pytest.mark.parametrize("slug, language", GAME_AND_LANGUAGE)
+def test_rules_from_the_table_page_open_the_games_guide_in_the_phones_language(live_server, new_phone, slug, language):
+    phone, _created = seated_phone(new_phone, live_server.url, slug, locale=language)
     assert fits_the_screen_width(phone)
     phone.evaluate("window.notReloaded = true")
     with phone.context.expect_page() as opened:
-        phone.get_by_role("link", name="Rules", exact=True).tap()
-    rules = opened.value
-    expect(rules.locator(f"h2#{slug}")).to_be_in_viewport()
-    assert fits_the_screen_width(rules)
+        phone.get_by_role("link", name=RULES_WORD[language], exact=True).tap()
+    guide = opened.value
+    expect(guide.locator("html")).to_have_attribute("lang", language)
+    expect(guide.locator(f"h1#{slug}")).to_be_in_viewport()
+    sections = [line[3:] for line in (GUIDES / slug / f"{language}.md").read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
+    expect(guide.locator("article.guide h2")).to_have_text(sections)
+    assert fits_the_screen_width(guide), wider_than_the_screen(guide)
+    # the other games' guides, a thumb's tap each
+    others = guide.locator("nav.other-guides a")
+    expect(others).to_have_count(len(GAMES) - 1)
+    assert all(link.bounding_box()["height"] >= 44 for link in others.all())
     # in a tab of its own: the table page stays as it was, its connection open
     assert phone.evaluate("window.notReloaded === true")
+
+    # the reference, for the details: the game's own section
+    guide.locator(f'article.guide a[href="/rules#{slug}"]').tap()
+    guide.wait_for_url(re.compile(rf"/rules#{slug}$"))
+    expect(guide.locator(f"h2#{slug}")).to_be_in_viewport()
 
 
 def test_a_roll_half_entered_is_still_there_after_reading_the_rules(live_server, new_phone):
@@ -61,7 +82,7 @@ def test_a_roll_half_entered_is_still_there_after_reading_the_rules(live_server,
     expect(panel.locator(".composed-count")).to_have_text("3 / 8")
     with ana.context.expect_page() as opened:
         ana.get_by_role("link", name="Rules", exact=True).tap()
-    expect(opened.value.locator("h2#pickomino")).to_be_in_viewport()
+    expect(opened.value.locator("h1#pickomino")).to_be_in_viewport()
     opened.value.close()
     ana.bring_to_front()
     expect(panel.locator(".composed-count")).to_have_text("3 / 8")
@@ -70,7 +91,10 @@ def test_a_roll_half_entered_is_still_there_after_reading_the_rules(live_server,
 def test_the_hosts_table_header_fits_a_phone_with_its_rules_link(live_server, new_phone):
     host = new_phone()
     host.goto(live_server.url + "/")
-    assert host.get_by_role("link", name="The rules of each game").bounding_box()["height"] >= 48  # a tap target
+    guides = host.locator(".rules-link a")  # the start form's links to each game's guide
+    expect(guides).to_have_count(len(GAMES))
+    assert all(link.bounding_box()["height"] >= 48 for link in guides.all())  # tap targets
+    assert fits_the_screen_width(host), wider_than_the_screen(host)
     host.get_by_label("Game").select_option(value="heckmeck-barbecue")  # the longest title
     for position, name in enumerate(["Ana", "Bruno"], start=1):
         host.get_by_label(f"Player {position}", exact=True).fill(name)

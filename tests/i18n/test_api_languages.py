@@ -54,7 +54,7 @@ EXPECTED = {
     ("not_your_turn", "pt"): "É a vez de Ana, não a sua.",
     ("not_your_turn", "fr"): "C'est à Ana de jouer, pas à vous.",
     ("not_your_turn", "ro"): "Ana este la rând, nu tu.",
-    ("nothing_set_aside", "pt"): "Colete dados antes de terminar: um turno começa com a rolagem de todos os 8 dados.",
+    ("nothing_set_aside", "pt"): "Separe dados antes de terminar: um turno começa com o lançamento de todos os 8 dados.",
     ("nothing_set_aside", "fr"): "Mettez des dés de côté avant de vous arrêter\u00a0: un tour commence par le lancer des 8 dés.",
     ("nothing_set_aside", "ro"): "Pune zaruri deoparte înainte să te oprești: o rundă începe cu aruncarea tuturor celor 8 zaruri.",
 }
@@ -81,7 +81,7 @@ def test_issue_7_api_state_and_log_sentences_are_translated(client, table):
         texts[language] = (state["state"]["last_turn"]["text"], log["events"][0]["text"])
     assert texts == {
         "en": ("Ana scored 40 and took 36 from the grill.", "set aside 8 × worm — scored 40 and took 36 from the grill"),
-        "pt": ("Ana fez 40 e pegou a 36 da grelha.", "coletou 8 × minhoca — fez 40 e pegou a 36 da grelha"),
+        "pt": ("Ana fez 40 e tirou a 36 da grelha.", "separou 8 × minhoca — fez 40 e tirou a 36 da grelha"),
         "fr": (
             "Ana a fait 40 et a pris le pickomino 36 au centre de la table.",
             "a mis de côté 8 × ver — a fait 40 et a pris le pickomino 36 au centre de la table",

@@ -26,6 +26,7 @@ ARGUMENTS = {
     "language": lambda table: "en",
     "name": lambda table: "Ana",
     "filename": lambda table: "app.css",
+    "game": lambda table: table.game,
 }
 
 

@@ -130,12 +130,15 @@ def test_rule_6_nothing_is_on_offer_to_redo_before_an_undo_and_the_log_is_not_re
 
 def test_rule_6_a_corrected_line_takes_the_place_of_the_wrong_one_and_the_rest_is_redone_on_top(client, played):
     """Bruno's 3 × 4 should have been 3 × 5: the host goes back, enters 3 × 5, and redoes
-    the rest; his stop now claims 25, which Ana holds: a steal."""
+    the rest. His stop now claims 25, which Ana holds: a steal where it took 22 from the
+    grill, and Bruno could also take 24 instead, so "redo all" stops before it and the host
+    redoes it on its own."""
     assert undo(client, played, played.host, **{"from": 3}).status_code == 200
     assert act(client, played, played.host, {"type": "set_aside", "face": 5, "count": 3}).status_code == 200
     everything = redo(client, played, played.host, all=True).get_json()
-    assert everything["redo"] == {"redone": 2, "stopped": None}
-    assert everything["state"]["stacks"] == [[], [25]]
+    assert everything["redo"]["redone"] == 1 and everything["redo"]["stopped"]["code"] == "redo_touches_others"
+    assert redo(client, played, played.host).get_json()["redo"] == {"redone": 1, "stopped": None}
+    assert state(client, played)["state"]["stacks"] == [[], [25]]
 
 
 def test_rule_6_the_first_redo_that_no_longer_applies_stops_with_its_sentence(client, played):
@@ -306,6 +309,135 @@ def test_rule_6_redo_of_all_stops_before_a_qwixx_pass_that_would_now_cost_a_pena
     assert everything["redo"]["redone"] == 1 and everything["redo"]["stopped"]["code"] == "redo_ends_badly"
     assert everything["redo"]["stopped"]["error"].startswith("Redoing “Ana passed the colour sum” would now cost Ana a penalty")
     assert [sheet["penalties"] for sheet in everything["state"]["sheets"]] == [0, 0]
+
+
+def corrected_to_25(client, bruno: list[dict]):
+    """Ana's turn was entered as 3 worms and 3 × 3, and her stop took 24 (lines 1-3); then
+    Bruno's turn, `bruno`. The host goes back to her 3 × 3 and enters 2 × 5 instead: she
+    scored 25. Her stop and Bruno's turn wait to be redone."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    ana = [{"type": "set_aside", "face": W, "count": 3}, {"type": "set_aside", "face": 3, "count": 3}, {"type": "stop"}]
+    for seat, action in [(0, action) for action in ana] + [(1, action) for action in bruno]:
+        assert act(client, table, table.seats[seat], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 2}).status_code == 200
+    assert act(client, table, table.host, {"type": "set_aside", "face": 5, "count": 2}).status_code == 200
+    return table
+
+
+TAKE_NOW_A_STEAL = (
+    "Redoing “Bruno stopped — took 25 from the grill” would now be “Bruno stopped — stole 25 from Ana”: what another"
+    " player holds changes, and that was Bruno's choice to make. Redo it on its own if that is right, or leave it out."
+)
+
+
+def test_rule_6_redo_of_all_stops_before_a_take_that_would_now_be_a_steal(client):
+    """Game night: Ana's last group was entered wrong (24 instead of 25). Going back to it and
+    entering it right, "redo all" redid Bruno's plain stop, which had taken 25 from the grill,
+    as a steal of Ana's 25, without a word; Bruno had a choice there (steal, or take 24 from
+    the grill). It stops before his stop and says what changed. Ana's own stop, which takes 25
+    where it took 24, changes nothing for another player: it is redone with the rest."""
+    table = corrected_to_25(client, [{"type": "set_aside", "face": W, "count": 5}, {"type": "stop"}])
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"] == {"redone": 2, "stopped": {"code": "redo_touches_others", "error": TAKE_NOW_A_STEAL}}
+    assert everything["state"]["stacks"] == [[25], []] and everything["state"]["turn"]["total"] == 25
+    again = redo(client, table, table.host, all=True)  # first in line now: nothing is entered
+    assert_error(again, 409, "redo_touches_others")
+    assert again.get_json()["error"] == TAKE_NOW_A_STEAL
+    alone = redo(client, table, table.host).get_json()  # the host decides: redone alone, it steals
+    assert alone["redo"] == {"redone": 1, "stopped": None}
+    assert alone["state"]["stacks"] == [[], [25]]
+
+
+def test_rule_6_redo_of_all_stops_before_a_steal_that_would_now_be_a_take(client):
+    """Bruno stole Ana's 24; once her turn is corrected to take 25, his stop would take 24
+    from the grill instead: another player's tiles change (Ana keeps hers), so it asks."""
+    table = corrected_to_25(client, [{"type": "set_aside", "face": W, "count": 4}, {"type": "set_aside", "face": 2, "count": 2}, {"type": "stop"}])
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"]["redone"] == 3 and everything["redo"]["stopped"]["code"] == "redo_touches_others"
+    assert everything["redo"]["stopped"]["error"].startswith(
+        "Redoing “Bruno stopped — stole 24 from Ana” would now be “Bruno stopped — took 24 from the grill”"
+    )
+    assert everything["state"]["stacks"] == [[25], []]
+
+
+def test_rule_6_redo_of_all_stops_before_a_steal_from_another_player_than_first(client):
+    """Caio stole Bruno's 25; with Ana's turn corrected to 25 (she takes it first), Bruno's
+    stop takes 26 and Caio's would steal from Ana: the same tile, another player."""
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    for seat, action in [
+        (0, {"type": "set_aside", "face": W, "count": 3}), (0, {"type": "set_aside", "face": 3, "count": 3}), (0, {"type": "stop"}),
+        (1, {"type": "set_aside", "face": W, "count": 5}), (1, {"type": "stop"}),
+        (2, {"type": "set_aside", "face": W, "count": 5}), (2, {"type": "stop"}),
+    ]:
+        assert act(client, table, table.seats[seat], action).status_code == 200
+    assert state(client, table)["state"]["stacks"] == [[24], [], [25]]
+    assert undo(client, table, table.host, **{"from": 2}).status_code == 200
+    assert act(client, table, table.host, {"type": "set_aside", "face": 5, "count": 2}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    # Bruno's stop took 25 from the grill and now steals it from Ana: that is where it stops
+    assert everything["redo"]["redone"] == 2 and everything["redo"]["stopped"]["code"] == "redo_touches_others"
+    assert "“Bruno stopped — stole 25 from Ana”" in everything["redo"]["stopped"]["error"]
+
+
+def test_rule_6_redo_of_all_stops_before_a_barbecue_plate_that_would_now_steal_a_spot(client):
+    """Heckmeck Barbecue: Ana put her plate on 23, Bruno his on 24. Ana's turn corrected to
+    24, his stop would steal her spot: it asks first."""
+    table = create(client, "heckmeck-barbecue", ("Ana", "Bruno"))
+    for seat, action in [
+        (0, {"type": "set_aside", "face": W, "count": 4}), (0, {"type": "set_aside", "face": 3, "count": 1}), (0, {"type": "stop"}),
+        (1, {"type": "set_aside", "face": W, "count": 4}), (1, {"type": "set_aside", "face": 4, "count": 1}), (1, {"type": "stop"}),
+    ]:
+        assert act(client, table, table.seats[seat], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 2}).status_code == 200
+    assert act(client, table, table.host, {"type": "set_aside", "face": 4, "count": 1}).status_code == 200
+    everything = redo(client, table, table.host, all=True).get_json()
+    assert everything["redo"]["redone"] == 3 and everything["redo"]["stopped"]["code"] == "redo_touches_others"
+    assert everything["redo"]["stopped"]["error"].startswith(
+        "Redoing “Bruno stopped — put a plate on 24 and took 1 worm” would now be “Bruno stopped — stole 1 worm from Ana on 24”"
+    )
+    spots = {spot["value"]: spot["plates"] for spot in everything["state"]["spots"]}
+    assert spots[23] == [] and spots[24] == [0]
+
+
+def test_rule_6_the_hosts_page_says_why_redo_of_all_stopped_before_a_take_become_a_steal(app, client):
+    table = corrected_to_25(client, [{"type": "set_aside", "face": W, "count": 5}, {"type": "stop"}])
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table.id: {"host": table.host}}
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', host.get(f"/t/{table.id}").text).group(1)
+    version = state(client, table)["version"]
+    stopped = host.post(
+        f"/t/{table.id}/redo", data={"csrf_token": csrf, "expected_version": str(version), "all": "yes"}, headers={"HX-Request": "true"}
+    )
+    shown = html.unescape(stopped.text)
+    assert stopped.status_code == 200 and TAKE_NOW_A_STEAL in shown
+    # what waits says what it does now, for the host to redo alone or leave out
+    assert "Redo: Bruno stopped — stole 25 from Ana</button>" in shown
+
+
+def test_rule_6_while_a_turn_is_entered_again_the_redo_offer_lists_its_taps_as_they_were_entered(app, client):
+    """Going back to Ana's first roll to enter her turn again, the host sees what redoing would
+    enter of the turn as it was entered, in order; entering a roll anew takes the first one's
+    place, and the list goes on from there."""
+    table = create(client, "pickomino", ("Ana", "Bruno"))
+    for action in [
+        {"type": "roll", "dice": [W, W, 4, 4, 1, 2, 3, 3]}, {"type": "keep", "face": W},
+        {"type": "roll", "dice": [4, 4, 5, 5, 1, 1]}, {"type": "keep", "face": 4}, {"type": "stop"},
+    ]:
+        assert act(client, table, table.seats[0], action).status_code == 200
+    assert undo(client, table, table.host, **{"from": 1}).status_code == 200
+    shown = host_page(app, table)
+    listed = re.search(r'<div class="turn-as-entered">\s*<p>(.*?)</p>\s*<ol>(.*?)</ol>', shown, re.S)
+    assert listed.group(1) == "Ana's turn as it was entered, from here:"
+    assert re.findall(r"<li>(.*?)</li>", listed.group(2)) == [
+        "rolled worm, worm, 4, 4, 1, 2, 3, 3", "kept the worms", "rolled 4, 4, 5, 5, 1, 1", "kept the 4s", "stopped",
+    ]
+    assert act(client, table, table.host, {"type": "roll", "dice": [W, W, 4, 4, 1, 1, 3, 3]}).status_code == 200
+    listed = re.search(r'<div class="turn-as-entered">.*?<ol>(.*?)</ol>', host_page(app, table), re.S)
+    assert re.findall(r"<li>(.*?)</li>", listed.group(1))[0] == "kept the worms"
+    # Bruno's turn, or a single tap left of Ana's: nothing to list (the redo button says it)
+    assert redo(client, table, table.host, all=True).get_json()["redo"]["redone"] == 4
+    assert "turn-as-entered" not in host_page(app, table)
 
 
 def test_rule_6_a_player_redoes_their_own_action_but_not_someone_elses(client, played):

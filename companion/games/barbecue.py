@@ -75,6 +75,7 @@ def check_spot_worms(raw: Any) -> dict[str, int]:
 
 class Barbecue(wormdice.WormDiceGame):
     slug = "heckmeck-barbecue"
+    claimed = "spot"  # last_turn names the spot a turn acted on
     title = N_("Heckmeck Barbecue")
     bgg_id = 66798
     min_players = 2

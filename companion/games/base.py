@@ -91,6 +91,13 @@ class Game:
     # (ends_badly) where it did not when first entered, with `name` and `line`; set by the
     # games where an action can end badly.
     redo_ends_badly: Text | None = None
+    # Why "redo all" stopped before an action that would now do to the other players what it
+    # did not when first entered (others_touched), with `name`, `line` (what it did then) and
+    # `now` (what it would do now).
+    redo_touches_others: Text = N_(
+        "Redoing “%(name)s %(line)s” would now change another player's score otherwise than when it was first"
+        " entered: redo it on its own if that is right, or leave it out."
+    )
     # The refusal of an action the host enters for `name` while it is not theirs to make
     # (the rules' own sentence says "not you" to the seat), with `turn` the current seat.
     host_out_of_turn: Text = N_("It is %(turn)s's turn, not %(name)s's.")
@@ -222,6 +229,19 @@ class Game:
         where it did not when first entered (tables/service.redo): going back changed what
         it meant, and the host decides."""
         return False
+
+    def others_touched(self, before: dict[str, Any], after: dict[str, Any], seat: int) -> Any:
+        """What the action of `seat` that made `after` of `before` did to the other players,
+        as a value equal for equal effects: by default how each other seat's score moved.
+        "Redo all" stops before an action that would now touch the others otherwise than when
+        it was first entered (a take become a steal, a steal from someone else): that was its
+        player's choice, made on a table that going back has changed. What changes only for
+        the action's own seat (a better tile from the grill) does not stop it."""
+        return tuple(
+            after_score - before_score
+            for other, (before_score, after_score) in enumerate(zip(self.scores(before), self.scores(after)))
+            if other != seat
+        )
 
     def describe_last_turn(self, state: dict[str, Any]) -> Text | None:
         """The sentence for `state["last_turn"]` (how the last turn ended), in games whose

@@ -19,6 +19,7 @@ FAILURE_REASONS = {**wormdice.DICE_FAILURE_REASONS, "no_tile": N_("no tile withi
 
 class Pickomino(wormdice.WormDiceGame):
     slug = "pickomino"
+    claimed = "tile"  # last_turn names the tile a turn took
     title = N_("Pickomino")
     bgg_id = 15818
     min_players = 2

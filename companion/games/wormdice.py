@@ -296,6 +296,22 @@ class WormDiceGame(Game):
         ended = _turn_ended(before, after)
         return ended is not None and ended["outcome"] == "failed"
 
+    # The field of `last_turn` naming what a turn took (a tile, a spot).
+    claimed: str
+
+    redo_touches_others = N_(
+        "Redoing “%(name)s %(line)s” would now be “%(name)s %(now)s”: what another player holds changes, and that"
+        " was %(name)s's choice to make. Redo it on its own if that is right, or leave it out."
+    )
+
+    def others_touched(self, before: dict[str, Any], after: dict[str, Any], seat: int) -> Any:
+        """The other player a turn's end took from (`from_seat`: a steal, a plate sent back),
+        how, and what: the grill alone is the acting player's own business."""
+        ended = _turn_ended(before, after)
+        if ended is None or ended.get("from_seat") in (None, seat):
+            return None
+        return ended["outcome"], ended["from_seat"], ended[self.claimed]
+
     def turn_outcome(self, state: dict[str, Any]) -> Text:
         """How the turn in `state["last_turn"]` ended, without the player's name: "took 27
         from the grill", "turn failed (no worm set aside): 24 went back to the grill"."""

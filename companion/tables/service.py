@@ -704,17 +704,28 @@ def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: d
         raise ServiceError(error.status, error.code, reason) from None
 
 
-def _ends_badly_only_now(db, table: Table, event: dict[str, Any], redone: dict[str, Any]) -> bool:
-    """Whether the undone `event`, entered again as `redone` says, ends badly for its seat
-    (Game.ends_badly: a failed turn, a penalty) where it did not when it was first entered.
-    The table as it stood then is worked out only for an action that ends badly now."""
+def _unlike_when_first_entered(db, table: Table, viewer: Viewer, event: dict[str, Any], redone: dict[str, Any]) -> ServiceError | None:
+    """Why "redo all" stops before the undone `event`, entered again as `redone` says: it
+    would now end badly for its seat (Game.ends_badly: a failed turn, a penalty) where it did
+    not when first entered, or do to the other players what it did not then
+    (Game.others_touched: a take become a steal). Going back changed what it means, and the
+    host (or its player) decides, redoing it alone. None: it goes with the rest."""
     game, seat = table.game, event["seat"]
-    if not game.ends_badly(table.state, redone, seat):
-        return False
     before = db.snapshots.get((table.id, event["seq"] - 1))  # an event's seq is the version it made
     if before is None:
         before = replay(db, game, table.row, table.names, event["seq"] - 1)
-    return not game.ends_badly(before, game.reapply(before, seat, event["action"]), seat)
+    then = game.reapply(before, seat, event["action"])
+    name = table.names[seat]
+    if game.ends_badly(table.state, redone, seat) and not game.ends_badly(before, then, seat):
+        reason = replace(game.redo_ends_badly, params={"name": name, "line": _line_for(table, viewer, event)})
+        return ServiceError(409, "redo_ends_badly", reason)
+    if game.others_touched(table.state, redone, seat) != game.others_touched(before, then, seat):
+        action = game.redact_action(table.state, seat, event["action"], viewer.seat)
+        line = game.describe_outcome(before, then, seat, action) or _line_for(table, viewer, event)
+        now = game.describe_outcome(table.state, redone, seat, action) or line
+        reason = replace(game.redo_touches_others, params={"name": name, "line": line, "now": now})
+        return ServiceError(409, "redo_touches_others", reason)
+    return None
 
 
 def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]:
@@ -807,9 +818,10 @@ def _redo_offer(
 
 def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:
     """Enter the next undone action again (store.redoable) or, with `everything`, each in
-    turn: every one is checked by the rules again, and the first that no longer applies
-    stops the redo with its sentence (those before it stay entered). Allowed to the host,
-    and to a player for their own action."""
+    turn: every one is checked by the rules again, and the first that no longer applies, or
+    would now do what it did not when first entered (_unlike_when_first_entered), stops the
+    redo with its sentence (those before it stay entered). Allowed to the host, and to a
+    player for their own action."""
     with _redo_offer(db, table_id, viewer, expected_version) as (table, pending):
         count, stopped = 0, None
         while pending:
@@ -817,10 +829,9 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
             action = table.game.redone(event["action"])
             try:
                 state = _redone_state(table, viewer, event, action)
-                if everything and _ends_badly_only_now(db, table, event, state):
-                    line = _line_for(table, viewer, event)
-                    reason = replace(table.game.redo_ends_badly, params={"name": table.names[event["seat"]], "line": line})
-                    raise ServiceError(409, "redo_ends_badly", reason)
+                unlike = _unlike_when_first_entered(db, table, viewer, event, state) if everything else None
+                if unlike is not None:
+                    raise unlike
             except ServiceError as refused:
                 if count == 0:
                     raise
@@ -895,7 +906,9 @@ def can_undo(db, table: Table, viewer: Viewer) -> bool:
 
 def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
     """The undone actions `viewer` can redo in a row from here, each with its log line
-    (`line`, a Text)."""
+    (`line`, a Text); in a game of turns, those in front that are the turn in play's, being
+    entered again, are marked `of_turn_in_play` (the page lists them: the taps of the turn
+    as it was entered, which redoing would enter)."""
     if table.row.get("rematch_id") is not None or viewer.anonymous or is_closed(table):
         return []
     offer = []
@@ -910,6 +923,12 @@ def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
             break  # in front: it can only be left out here
     if offer and not offer[0]["secret"]:
         offer[0].update(_redone_now(table, viewer, offer[0]))
+    if table.game.one_seat_at_a_time:
+        in_turn = table.game.current_seat(table.state)
+        for entry in offer:
+            if entry["seat"] != in_turn:
+                break
+            entry["of_turn_in_play"] = True
     return offer
 
 

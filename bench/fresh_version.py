@@ -5,7 +5,7 @@ An action's own process keeps the state it made; every other process (the phones
 spread over them) finds the new version not kept. It steps the state it kept of the
 version before on by the one action that made the new one (service.load), where it used
 to replay the whole log; and with nothing ever undone it answers that nothing can be
-redone without reading the log (service.redoable), where it used to read it all. This
+redone without reading the log (undo_redo.redoable), where it used to read it all. This
 plays one 5-player Pickomino game through the app (Flask test client, a fresh SQLite file)
 and times, at each version, both ways of each, reporting their means over windows of the
 game.
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from companion import create_app  # noqa: E402
 from companion.server.snapshots import RecentlyUsed  # noqa: E402
-from companion.tables import service, store  # noqa: E402
+from companion.tables import corrections, service, store, undo_redo  # noqa: E402
 from companion.tables.db import get_db  # noqa: E402
 from load import next_action  # noqa: E402
 
@@ -64,8 +64,8 @@ def main() -> None:
             stepped = timed(lambda: service.load(db, table_id))
             replayed = timed(lambda: service.replay(db, table.game, table.row, table.names))
             db.snapshots = shared
-            checked = timed(lambda: service.redoable(db, table, as_of=version))
-            read = timed(lambda: store.redoable(db, table_id, table.game, lambda _version: None, version, store.events_as_of(db, table_id, version)))
+            checked = timed(lambda: undo_redo.redoable(db, table, as_of=version))
+            read = timed(lambda: corrections.redoable(store.events_as_of(db, table_id, version), table.game, lambda _version: None, version))
             figures.append((version, replayed, stepped, read, checked))
     print(f"one game of {len(figures)} actions, microseconds per version (mean over the window):")
     print("versions   state: replayed / stepped on   redoable: log read / undos looked for")

@@ -12,7 +12,7 @@ from contextlib import closing
 import pytest
 
 from companion.server import snapshots
-from companion.tables import service, store
+from companion.tables import corrections, log_lines, service, store, undo_redo
 from companion.tables.db import connect
 from played import assert_error, bearer, create, joined
 from databases import on_both_databases
@@ -111,7 +111,7 @@ def test_rule_6_nothing_is_on_offer_to_redo_before_an_undo_and_the_log_is_not_re
     before the undo, still empty; from the undo on, the undone lines."""
     with closing(connect(app.config["DATABASE"])) as db:
         table = service.load(db, played.id)
-        assert service.redoable(db, table) == [] and not store.anything_undone(db, played.id)
+        assert undo_redo.redoable(db, table) == [] and not store.anything_undone(db, played.id)
 
         def unread(*args, **kwargs):
             raise AssertionError("the whole log was read")
@@ -119,12 +119,12 @@ def test_rule_6_nothing_is_on_offer_to_redo_before_an_undo_and_the_log_is_not_re
         with monkeypatch.context() as patched:
             patched.setattr(store, "events", unread)
             patched.setattr(store, "events_as_of", unread)
-            assert service.redoable(db, table) == [] and service.redoable(db, table, as_of=5) == []
+            assert undo_redo.redoable(db, table) == [] and undo_redo.redoable(db, table, as_of=5) == []
     assert undo(client, played, played.host, **{"from": 3}).status_code == 200  # version 6
     with closing(connect(app.config["DATABASE"])) as db:
         table = service.load(db, played.id)
-        assert [event["seq"] for event in service.redoable(db, table)] == [3, 4, 5]
-        assert not store.anything_undone(db, played.id, as_of=5) and service.redoable(db, table, as_of=5) == []
+        assert [event["seq"] for event in undo_redo.redoable(db, table)] == [3, 4, 5]
+        assert not store.anything_undone(db, played.id, as_of=5) and undo_redo.redoable(db, table, as_of=5) == []
         assert store.anything_undone(db, played.id, as_of=6) and store.anything_undone(db, played.id)
 
 
@@ -810,11 +810,11 @@ def test_rule_6_a_host_who_plays_a_seat_takes_back_their_own_action_as_any_playe
     assert act(client, table, table.seats[0], {"type": "abandon"}).status_code == 200
     host_playing_ana = service.Viewer(seat=0, host=True)
     with app.app_context():
-        service.undo(get_db(), table.id, host_playing_ana)
+        undo_redo.undo(get_db(), table.id, host_playing_ana)
     assert act(client, table, table.seats[3], {"type": "abandon"}).status_code == 200
     with app.app_context():
         db = get_db()
-        assert service.redo_offer(db, service.load(db, table.id), host_playing_ana) == []
+        assert undo_redo.redo_offer(db, service.load(db, table.id), host_playing_ana) == []
     assert log(client, table)[0]["undone_by_seat"] == 0
 
 
@@ -950,8 +950,8 @@ def test_rule_6_what_could_be_redone_before_a_skip_still_counts_the_line_left_ou
     db = connect(app.config["DATABASE"])
     try:
         table = service.load(db, stray_tap.id)
-        assert [event["seq"] for event in service.redoable(db, table, as_of=before)] == [1, 2, 3]
-        assert [event["seq"] for event in service.redoable(db, table)] == [2, 3]
+        assert [event["seq"] for event in undo_redo.redoable(db, table, as_of=before)] == [1, 2, 3]
+        assert [event["seq"] for event in undo_redo.redoable(db, table)] == [2, 3]
     finally:
         db.close()
 
@@ -986,7 +986,7 @@ def test_rule_6_what_can_be_redone_is_the_same_with_every_state_forgotten(app, c
             if everything and redone.status_code == 200 and redone.get_json()["redo"]["stopped"] is None:
                 # the redo worked out what was left as it went: all of it was redone
                 with closing(connect(app.config["DATABASE"])) as db:
-                    assert service.redoable(db, service.load(db, table.id)) == []
+                    assert undo_redo.redoable(db, service.load(db, table.id)) == []
         else:
             turn = state(client, table)["state"]["turn"]
             if turn is None:
@@ -996,17 +996,17 @@ def test_rule_6_what_can_be_redone_is_the_same_with_every_state_forgotten(app, c
     try:
         loaded = service.load(db, table.id)
         game = loaded.game
-        seats = service._seats_in_turn_before_undos(loaded, store.events(db, table.id))
+        seats = corrections.seats_in_turn_before_undos(loaded.game, loaded.start(), store.events(db, table.id))
         assert seats, "the game had no undo"
         for version, seat in seats.items():
             assert seat == game.current_seat(service.replay(db, game, loaded.row, loaded.names, version)), version
-        offer = [event["seq"] for event in service.redoable(db, loaded)]
-        told = [entry["line"] for entry in service.log(db, loaded)]
+        offer = [event["seq"] for event in undo_redo.redoable(db, loaded)]
+        told = [entry["line"] for entry in log_lines.log(db, loaded)]
         db.snapshots = snapshots.RecentlyUsed(0)  # nothing kept: every state found anew
         db.outcomes = snapshots.RecentlyUsed(0)
-        assert [event["seq"] for event in service.redoable(db, loaded)] == offer
+        assert [event["seq"] for event in undo_redo.redoable(db, loaded)] == offer
         # and the log tells what each undone line did, found in one walk through the history
-        assert [entry["line"] for entry in service.log(db, loaded)] == told
+        assert [entry["line"] for entry in log_lines.log(db, loaded)] == told
     finally:
         db.close()
 

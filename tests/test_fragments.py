@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from companion.tables import service
+from companion.tables import log_lines
 from played import act, create, joined, play_pickomino, take_tile
 
 POLL = {"HX-Request": "true"}
@@ -17,7 +17,7 @@ def grill(page: str) -> str:
     return re.search(r'<section class="grill".*?</section>', page, re.S).group(0)
 
 
-def log_lines(page: str) -> list[str]:
+def lines_of_the_log(page: str) -> list[str]:
     log = re.search(r'<details class="log".*?</details>', page, re.S).group(0)
     return [re.sub(r"<[^>]+>|\s+", " ", line).strip() for line in re.findall(r"<li.*?</li>", log, re.S)]
 
@@ -34,13 +34,13 @@ def test_every_phone_sees_the_grill_and_log_of_the_latest_version_whoever_refres
         pages = [first.get(f"/t/{table.id}/poll?v=-1", headers=POLL).text, second.get(f"/t/{table.id}/poll?v=-1", headers=POLL).text]
         for page in pages:
             assert tiles_on_grill(page)[0] == 22 + turn  # the tiles taken so far are gone
-            assert len(log_lines(page)) == 3 * (turn + 1)  # each tile: worms, one more face, stop
+            assert len(lines_of_the_log(page)) == 3 * (turn + 1)  # each tile: worms, one more face, stop
         assert grill(pages[0]) == grill(pages[1])
     undone = client.post(f"/api/tables/{table.id}/undo", json={}, headers={"Authorization": f"Bearer {table.host}"})
     assert undone.status_code == 200
     for phone in (bruno, ana):
         page = phone.get(f"/t/{table.id}/poll?v=-1", headers=POLL).text
-        assert "(undone)" in log_lines(page)[0]
+        assert "(undone)" in lines_of_the_log(page)[0]
 
 
 def test_each_phone_reads_the_shared_parts_in_its_own_language(app, client):
@@ -51,7 +51,7 @@ def test_each_phone_reads_the_shared_parts_in_its_own_language(app, client):
     portuguese_page = portuguese.get(f"/t/{table.id}", headers={"Accept-Language": "pt"}).text
     assert "Game log" in english_page and "Registo do jogo" not in english_page
     assert "Game log" not in portuguese_page
-    assert log_lines(english_page) != log_lines(portuguese_page)
+    assert lines_of_the_log(english_page) != lines_of_the_log(portuguese_page)
     assert grill(english_page) != grill(portuguese_page)  # the worms' titles, in words
 
 
@@ -60,8 +60,8 @@ def test_the_whole_log_and_the_newest_lines_are_kept_apart(app, client):
     for tile in range(21, 27):
         take_tile(client, table, tile)
     ana, bruno = joined(app, table.seats[0]), joined(app, table.seats[1])
-    newest = log_lines(ana.get(f"/t/{table.id}").text)
-    whole = log_lines(bruno.get(f"/t/{table.id}?log=all").text)
+    newest = lines_of_the_log(ana.get(f"/t/{table.id}").text)
+    whole = lines_of_the_log(bruno.get(f"/t/{table.id}?log=all").text)
     assert len(newest) == 12
     assert len(whole) > 12
     assert whole[:12] == newest
@@ -72,8 +72,8 @@ def test_the_phones_of_a_table_share_one_reading_of_the_log_per_version(app, cli
     take_tile(client, table, 21)
     phones = [joined(app, token) for token in table.seats]
     readings = []
-    original_log = service.log
-    monkeypatch.setattr(service, "log", lambda *args, **kwargs: readings.append(1) or original_log(*args, **kwargs))
+    original_log = log_lines.log
+    monkeypatch.setattr(log_lines, "log", lambda *args, **kwargs: readings.append(1) or original_log(*args, **kwargs))
     for phone in phones:
         assert phone.get(f"/t/{table.id}/poll?v=-1", headers=POLL).status_code == 200
     assert len(readings) == 1

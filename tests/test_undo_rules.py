@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.tables import service, store
+from companion.tables import log_lines, service, store, undo_redo
 from companion.tables.db import get_db
 from companion.web import views
 from databases import on_both_databases
@@ -42,13 +42,13 @@ class Seats:
         return service.act(self.db, self.id, viewer, action)
 
     def undo(self, viewer):
-        return service.undo(self.db, self.id, viewer)
+        return undo_redo.undo(self.db, self.id, viewer)
 
     def load(self):
         return service.load(self.db, self.id)
 
     def events(self):
-        return service.log(self.db, self.load(), self.host)
+        return log_lines.log(self.db, self.load(), self.host)
 
     def refused_undo(self, viewer, status, code):
         before = self.load()
@@ -170,7 +170,7 @@ def test_rule_6_undo_at_the_end_of_the_game_reopens_it(db):
     service.act(db, table_id, host, {"type": "set_aside", "face": 4, "count": 4})
     finished = service.act(db, table_id, host, {"type": "stop"})
     assert views.table_view(finished)["status"] == "finished"
-    view = views.table_view(service.undo(db, table_id, host))
+    view = views.table_view(undo_redo.undo(db, table_id, host))
     assert (view["status"], view["current_seat"], view["ranking"]) == ("playing", 1, None)
     assert view["state"]["turn"]["total"] == 21
 
@@ -195,10 +195,10 @@ def test_rule_6_a_version_replayed_later_is_the_table_as_it_was_at_that_version(
 def test_rule_6_what_can_be_redone_at_a_version_stays_what_it_was(table):
     table.act(table.seats[0], {"type": "set_aside", "face": W, "count": 2})
     table.act(table.seats[0], {"type": "set_aside", "face": 4, "count": 2})
-    offered_at_3 = service.redo_offer(table.db, table.undo(table.seats[0]), table.seats[0])
+    offered_at_3 = undo_redo.redo_offer(table.db, table.undo(table.seats[0]), table.seats[0])
     assert [event["action"]["face"] for event in offered_at_3] == [4]
-    service.redo(table.db, table.id, table.seats[0])  # version 4: nothing left to redo
-    assert service.redo_offer(table.db, table.load(), table.seats[0]) == []
-    assert [event["action"]["face"] for event in service.redoable(table.db, table.load(), as_of=3)] == [4]
-    assert service.redoable(table.db, table.load(), as_of=2) == []  # the undo had not happened yet
-    assert [event["action"]["face"] for event in service.redoable(table.db, table.load(), as_of=4)] == []
+    undo_redo.redo(table.db, table.id, table.seats[0])  # version 4: nothing left to redo
+    assert undo_redo.redo_offer(table.db, table.load(), table.seats[0]) == []
+    assert [event["action"]["face"] for event in undo_redo.redoable(table.db, table.load(), as_of=3)] == [4]
+    assert undo_redo.redoable(table.db, table.load(), as_of=2) == []  # the undo had not happened yet
+    assert [event["action"]["face"] for event in undo_redo.redoable(table.db, table.load(), as_of=4)] == []

@@ -78,7 +78,7 @@ class Game:
     # when a phone shows its own sheet or its own secrets.
     watchers_see_the_same_table: bool = True
     # Whether one seat acts at a time, a turn being that seat's actions in a row (the worm
-    # dice games); otherwise several seats act at once (store.redoable: what a correction
+    # dice games); otherwise several seats act at once (tables/corrections.redoable: what a correction
     # entered after going back replaces).
     one_seat_at_a_time: bool = False
     # The table page's offer to let the phone alert its player when they must act (must_act),
@@ -226,7 +226,7 @@ class Game:
     def ends_badly(self, before: dict[str, Any], after: dict[str, Any], seat: int) -> bool:
         """Whether the action of `seat` that made `after` of `before` ended badly for them (a
         failed turn, a penalty). "Redo all" stops before an action that would now end badly
-        where it did not when first entered (tables/service.redo): going back changed what
+        where it did not when first entered (tables/undo_redo.redo): going back changed what
         it meant, and the host decides."""
         return False
 
@@ -286,7 +286,7 @@ class Game:
         date and the tap refused. In turn-based games every change matters."""
         return True
 
-    # --- corrections (store.redoable: what an action entered after going back replaces) ---
+    # --- corrections (tables/corrections.redoable: what an action entered after going back replaces) ---
     def correction_kind(self, action: dict[str, Any]) -> Any:
         """Where seats act at once: which of a seat's undone actions an action entered anew
         replaces, those of the same kind (by default its type)."""

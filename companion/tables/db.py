@@ -146,13 +146,13 @@ MIGRATIONS: list[str] = [
     ALTER TABLE game_tables ADD COLUMN moved_by_page TEXT;
     """,
     # An undone action the host (or its player) chose not to redo: the table version that
-    # took it out of the redo offer (store.redoable). It stays in the log, undone.
+    # took it out of the redo offer (corrections.redoable). It stays in the log, undone.
     """
     ALTER TABLE events ADD COLUMN skipped_version INTEGER;
     """,
     # The seat that took back its own last action (an undo by its player, not the host's
     # going back; NULL for those and for undos made before): it stays in the redo offer
-    # only until the table moves on without it (store.redoable).
+    # only until the table moves on without it (corrections.redoable).
     """
     ALTER TABLE events ADD COLUMN undone_by_seat INTEGER;
     """,

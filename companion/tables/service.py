@@ -1,12 +1,13 @@
-"""What both faces (pages and JSON API) call: create tables, read them, act, undo.
+"""What both faces (pages and JSON API) call: create tables, read them, seat players, act.
+Corrections (undo, redo, skip) are in undo_redo.py, the log in words in log_lines.py.
 
 The event log is the truth: a table's state is its game's setup replayed through every
 action still in effect. Writes take the table's write lock first (SQLite's BEGIN IMMEDIATE,
 PostgreSQL's lock of the table), check the version, apply, and append the event with
 seq = version + 1.
 
-Longer than 400 lines on purpose: it is the one way from the faces to the store, and each
-write's rules (the lock, the version, the append, the refusals) read best in one place.
+Longer than 400 lines on purpose: each write's rules (the lock, the version, the append,
+the refusals) read best in one place.
 """
 
 from __future__ import annotations
@@ -86,6 +87,10 @@ class Table:
     @property
     def version(self) -> int:
         return self.row["version"]
+
+    def start(self) -> dict[str, Any]:
+        """The game as set up, before any action."""
+        return self.game.setup(self.names, self.row["options"], self.row["deal"])
 
 
 STORAGE_UNAVAILABLE = N_(
@@ -379,111 +384,6 @@ def identify(db, table_id: str, token: str | None) -> Viewer:
     return Viewer(seat=seat, host=False)
 
 
-def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None) -> list[dict[str, Any]]:
-    """The event log as `viewer` may read it: secrets in actions (Lobo's recorded colours)
-    are redacted by the game, in the action and in its sentence (`line`, a Text to render
-    in the reader's language). With `latest`, only the newest events, back to the
-    `latest`-th still in effect (store.events)."""
-    return _described(db, table, store.events(db, table.id, latest), viewer)
-
-
-def last_in_effect(db, table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any] | None:
-    """The newest action still in effect, as the log shows it to `viewer`, if any."""
-    last = store.last_event_in_effect(db, table.id)
-    return None if last is None else _described(db, table, [store.event(db, table.id, last["seq"])], viewer)[0]
-
-
-def _described(db, table: Table, entries: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]]:
-    """Log `entries` with their sentence (`line`) and their secrets redacted for `viewer`."""
-    outcomes = _outcomes(db, table, {entry["seq"] for entry in entries if not entry["undone"]})
-    outcomes.update(_undone_outcomes(db, table, [entry for entry in entries if entry["undone"]]))
-    for entry in entries:
-        entry["action"] = table.game.redact_action(table.state, entry["seat"], entry["action"], viewer.seat)
-        entry["line"] = outcomes.get(entry["seq"]) or table.game.describe_action(table.state, entry["seat"], entry["action"])
-    return entries
-
-
-def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
-    """The log lines that say what came of their action (Game.describe_outcome), for the
-    events `wanted`: the game is replayed up to the last of them, and each of those is
-    described from the states around it."""
-    game = table.game
-    if not wanted or type(game).describe_outcome is Game.describe_outcome:
-        return {}
-    lines, missing = {}, set()
-    for seq in wanted:
-        kept = db.outcomes.get((table.id, seq))  # (line or None,): the writer kept it
-        if kept is None:
-            missing.add(seq)
-        else:
-            lines[seq] = kept[0]
-    if missing:
-        state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
-        last = max(missing)
-        for seq, seat, action in store.moves(db, table.id):
-            if seq > last:
-                break
-            if seq not in missing:
-                game.step(state, seat, action)  # in place: accepted once, so it is accepted again
-                continue
-            after = game.reapply(state, seat, action)
-            lines[seq] = game.describe_outcome(state, after, seat, action)
-            db.outcomes.put((table.id, seq), (lines[seq],))
-            state = after
-    return {seq: line for seq, line in lines.items() if line is not None}
-
-
-# Undone lines whose outcome is not kept: up to this many are each described from a replay
-# (a few undone lines among the table page's newest); more (the results page, the whole
-# log, a page whose newest lines reach back over many undone ones) from one walk through
-# the table's history (_replayed).
-REPLAYS_BEFORE_ONE_WALK = 3
-
-
-def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int, Text]:
-    """What the undone lines did when they were in effect, so the host choosing what to redo
-    reads it: each line's action applied to the game as it stood at the version before it
-    (an event's seq is the version it made). That never changes: it is kept as the lines in
-    effect are. Lines undone before undos were numbered (no undone_version) cannot be placed
-    in time and keep their action alone."""
-    game = table.game
-    if type(game).describe_outcome is Game.describe_outcome:
-        return {}
-    lines, missing = {}, []
-    for event in undone:
-        if event["undone_version"] is None:
-            continue
-        kept = db.outcomes.get((table.id, event["seq"]))
-        if kept is None:
-            missing.append(event)
-        else:
-            lines[event["seq"]] = kept[0]
-
-    def describe(event: dict[str, Any], before: dict[str, Any]) -> None:
-        after = game.reapply(before, event["seat"], event["action"])
-        lines[event["seq"]] = game.describe_outcome(before, after, event["seat"], event["action"])
-        db.outcomes.put((table.id, event["seq"]), (lines[event["seq"]],))
-
-    unknown = []
-    for event in missing:
-        before = db.snapshots.get((table.id, event["seq"] - 1))  # often kept since that version
-        if before is None:
-            unknown.append(event)
-        else:
-            describe(event, before)
-    if len(unknown) > REPLAYS_BEFORE_ONE_WALK:  # the whole history, once, as far as the last one
-        wanted = {event["seq"]: event for event in unknown}
-        for _version, event, before in _replayed(table, store.events(db, table.id)):
-            if event is not None and wanted.pop(event["seq"], None) is not None:
-                describe(event, before)
-                if not wanted:
-                    break
-    for event in unknown:
-        if event["seq"] not in lines:  # a few, or a log the walk cannot follow
-            describe(event, replay(db, game, table.row, table.names, event["seq"] - 1))
-    return {seq: line for seq, line in lines.items() if line is not None}
-
-
 # --- writing ------------------------------------------------------------------------
 STALE_PAGE = N_("The table has moved on since your page was loaded: nothing was entered. This is the table as it is now.")
 STALE_CORRECTION = N_(
@@ -498,7 +398,7 @@ def _seen_version(expected_version: Any) -> int | None:
     return expected_version
 
 
-def _check_expected_version(table: Table, expected_version: Any, stale: Text = STALE_CORRECTION) -> None:
+def check_expected_version(table: Table, expected_version: Any, stale: Text = STALE_CORRECTION) -> None:
     """Any change since `expected_version` makes an undo, a redo or a skip stale."""
     seen = _seen_version(expected_version)
     if seen is not None and seen != table.version:
@@ -553,7 +453,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     action.pop("expected_version", None)
     with writing(db, table_id):
         table = load(db, table_id)
-        _refuse_closed(table)
+        refuse_closed(table)
         seat = _acting_seat(table, viewer, named_seat, action)
         _check_tap_is_current(db, table, seat, action, expected_version)
         # a host playing their own seat on their own phone is a player like the others
@@ -570,13 +470,13 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         version = table.version + 1
         store.append_event(db, table_id, version, seat, entered_by_host, action)
         outcome = table.game.describe_outcome(table.state, state, seat, action)
-        _save(db, table, state, version, viewer)
+        save(db, table, state, version, viewer)
     db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh
     db.outcomes.put((table_id, version), (outcome,))  # its log line, for the same refresh
     return table
 
 
-def _refuse_closed(table: Table) -> None:
+def refuse_closed(table: Table) -> None:
     if table.row.get("closed_at") is not None:
         raise ServiceError(
             409,
@@ -594,14 +494,14 @@ def close(db, table_id: str, viewer: Viewer) -> Table:
         raise ServiceError(403, "host_only", N_("Only the host can close this table."))
     with writing(db, table_id):
         table = load(db, table_id)
-        _refuse_closed(table)
+        refuse_closed(table)
         store.close_table(db, table_id)
         table.row = store.table_row(db, table_id)
     db.snapshots.put((table_id, table.version), table.state)
     return table
 
 
-def _refuse_after_rematch(table: Table) -> None:
+def refuse_after_rematch(table: Table) -> None:
     if table.row.get("rematch_id") is not None:
         # Its result started the rematch (who starts, the game night): it is final.
         raise ServiceError(
@@ -611,263 +511,7 @@ def _refuse_after_rematch(table: Table) -> None:
         )
 
 
-def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_seq: Any = None) -> Table:
-    """Undo the last action still in effect or, with `from_seq`, that line of the log and
-    every later one still in effect (the host going back to fix an earlier mistake). Each
-    undone action stays in the log, marked, and can be redone (see redo)."""
-    if viewer.anonymous:
-        raise ServiceError(401, "no_token", N_("Join the table with your own link to undo."))
-    if from_seq is not None and (isinstance(from_seq, bool) or not isinstance(from_seq, int)):
-        raise ServiceError(400, "malformed_request", N_("The line to go back to must be a whole number."))
-    with writing(db, table_id):
-        table = load(db, table_id)
-        _check_expected_version(table, expected_version)
-        _refuse_closed(table)
-        _refuse_after_rematch(table)
-        last = store.last_event_in_effect(db, table_id)
-        if last is None:
-            raise ServiceError(409, "nothing_to_undo", N_("There is nothing to undo."))
-        target = last if from_seq is None else store.event_in_effect(db, table_id, from_seq)
-        if target is None:
-            raise ServiceError(
-                422, "line_not_in_effect", N_("Line %(seq)s of the log is not in effect: there is nothing to undo there.", seq=from_seq)
-            )
-        if not viewer.host and target["seq"] != last["seq"]:
-            raise ServiceError(403, "host_only", N_("Only the host can go back further than the last action."))
-        if not viewer.host and viewer.seat != last["seat"]:
-            raise ServiceError(
-                403,
-                "not_your_action",
-                N_("Only %(name)s or the host can undo the last action.", name=table.names[last["seat"]]),
-            )
-        version = table.version + 1
-        # a player's undo of their own last action takes it back (a host playing that seat
-        # too); anything else is the host going back (store.redoable)
-        taken_back = target["seq"] == last["seq"] and viewer.seat is not None and viewer.seat == last["seat"]
-        store.mark_undone_from(db, table_id, target["seq"], version, viewer.seat if taken_back else None)
-        _save(db, table, replay(db, table.game, table.row, table.names, version), version, viewer)
-    db.snapshots.put((table_id, table.version), table.state)
-    return table
-
-
-@dataclass
-class Redone:
-    table: Table
-    count: int  # actions entered again
-    stopped: ServiceError | None  # why a redo of everything stopped early, if it did
-
-
-def _holds_a_secret_from(table: Table, viewer: Viewer, event: dict[str, Any]) -> bool:
-    """Whether the undone `event` holds a secret of its seat's that `viewer` may not read
-    (Lobo's recorded colour), so only its seat redoes it (or the host who entered it)."""
-    if viewer.seat == event["seat"] or event["by_host"]:
-        return False
-    return table.game.redact_action(table.state, event["seat"], event["action"], viewer.seat) != event["action"]
-
-
-def _line_for(table: Table, viewer: Viewer, event: dict[str, Any]) -> Text:
-    """The log line of `event` as `viewer` may read it (Lobo: a recorded colour named to its
-    holder only, so they can tell a slip from the right one)."""
-    game, seat = table.game, event["seat"]
-    return game.describe_action(table.state, seat, game.redact_action(table.state, seat, event["action"], viewer.seat))
-
-
-def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
-    """The state with `event` entered again as `action` (Game.redone)."""
-    if not viewer.host and viewer.seat != event["seat"]:
-        raise ServiceError(
-            403, "not_your_action", N_("Only %(name)s or the host can redo %(name)s's action.", name=table.names[event["seat"]])
-        )
-    if _holds_a_secret_from(table, viewer, event):
-        # The rules' answer would tell a secret of the seat's (Lobo: a colour another player
-        # revealed since is refused, naming it), and so would redoing it or not.
-        line = _line_for(table, viewer, event)
-        raise ServiceError(
-            403,
-            "secret_action",
-            N_("Only %(name)s can redo “%(name)s %(line)s”: it holds their secret.", name=table.names[event["seat"]], line=line),
-        )
-    try:
-        # entered again: checked as new, by whoever enters it now
-        return table.game.apply(table.state, event["seat"], action, entered_by_seat=viewer.seat == event["seat"])
-    except RuleError as error:
-        # the rules speak to the player who acted; whoever redoes it is told whose line it was
-        line = _line_for(table, viewer, event)
-        name = table.names[event["seat"]]
-        if error.code == "not_your_turn":  # the rules' "not you" would mean whoever redoes it
-            reason = N_("“%(name)s %(line)s” cannot be redone now: it is not %(name)s's turn.", name=name, line=line)
-            raise ServiceError(error.status, error.code, reason) from None
-        if viewer.seat == event["seat"]:
-            reason = N_("“%(name)s %(line)s” cannot be redone: %(reason)s", name=name, line=line, reason=error.text)
-        else:  # the host: the rules' "you" is the seat's player, said as such
-            reason = N_("“%(name)s %(line)s” cannot be redone. The rules tell %(name)s: %(reason)s", name=name, line=line, reason=error.text)
-        raise ServiceError(error.status, error.code, reason) from None
-
-
-def _unlike_when_first_entered(db, table: Table, viewer: Viewer, event: dict[str, Any], redone: dict[str, Any]) -> ServiceError | None:
-    """Why "redo all" stops before the undone `event`, entered again as `redone` says: it
-    would now end badly for its seat (Game.ends_badly: a failed turn, a penalty) where it did
-    not when first entered, or do to the other players what it did not then
-    (Game.others_touched: a take become a steal). Going back changed what it means, and the
-    host (or its player) decides, redoing it alone. None: it goes with the rest."""
-    game, seat = table.game, event["seat"]
-    before = db.snapshots.get((table.id, event["seq"] - 1))  # an event's seq is the version it made
-    if before is None:
-        before = replay(db, game, table.row, table.names, event["seq"] - 1)
-    then = game.reapply(before, seat, event["action"])
-    name = table.names[seat]
-    if game.ends_badly(table.state, redone, seat) and not game.ends_badly(before, then, seat):
-        reason = replace(game.redo_ends_badly, params={"name": name, "line": _line_for(table, viewer, event)})
-        return ServiceError(409, "redo_ends_badly", reason)
-    if game.others_touched(table.state, redone, seat) != game.others_touched(before, then, seat):
-        action = game.redact_action(table.state, seat, event["action"], viewer.seat)
-        line = game.describe_outcome(before, then, seat, action) or _line_for(table, viewer, event)
-        now = game.describe_outcome(table.state, redone, seat, action) or line
-        reason = replace(game.redo_touches_others, params={"name": name, "line": line, "now": now})
-        return ServiceError(409, "redo_touches_others", reason)
-    return None
-
-
-def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]:
-    game = table.game
-    found: dict[int, int | None] | None = None
-
-    def seat_in_turn_at(version: int | None) -> int | None:
-        nonlocal found
-        if version is None or version == table.version:
-            return game.current_seat(table.state)
-        state = db.snapshots.get((table.id, version))  # often kept since that version
-        if state is not None:
-            return game.current_seat(state)
-        if found is None:  # the versions redoable asks about, all found in one replay
-            found = _seats_in_turn_before_undos(table, log)
-        if version in found:
-            return found[version]
-        return game.current_seat(replay(db, game, table.row, table.names, version))
-
-    if not store.anything_undone(db, table.id, as_of):
-        return []  # nothing was taken back: nothing to redo, and the whole log left unread
-    log = store.events(db, table.id) if as_of is None else store.events_as_of(db, table.id, as_of)
-    return store.redoable(db, table.id, game, seat_in_turn_at, as_of, log)
-
-
-def _seats_in_turn_before_undos(table: Table, log: list[dict[str, Any]]) -> dict[int, int | None]:
-    """For each undo in `log` (the table's, or as of a version), the seat in turn just
-    before it (at its version - 1), by that version, all in one replay (_replayed) where
-    replaying up to each undo's version was one replay per undo (a long game corrected
-    often: seconds). Empty for a log with undos made before they were numbered."""
-    undos = len({event["undone_version"] for event in log if event["undone"]})
-    seats: dict[int, int | None] = {}
-    for version, event, state in _replayed(table, log):
-        if event is None:
-            seats[version - 1] = table.game.current_seat(state)
-            if len(seats) == undos:
-                break  # the last undo: nothing after it is asked about
-    return seats
-
-
-def _replayed(table: Table, log: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any] | None, dict[str, Any]]]:
-    """The table's history replayed once, in the order things happened: for each line of
-    `log`, (its seq, the line, the state just before it), and for each undo, (its version,
-    None, the state just before it); each undo takes the state back to the one before the
-    first line it undid, kept on the way. The states are lent: not to be changed. Nothing
-    for a log with undos made before they were numbered (their time is unknown)."""
-    game = table.game
-    if any(event["undone"] and event["undone_version"] is None for event in log):
-        return
-    undone_from: dict[int, int] = {}  # an undo's version -> the first line it undid
-    for event in log:
-        if event["undone"]:
-            version = event["undone_version"]
-            undone_from[version] = min(undone_from.get(version, event["seq"]), event["seq"])
-    restore_points = set(undone_from.values())
-    happenings = sorted(
-        [(event["seq"], event) for event in log] + [(version, None) for version in undone_from],
-        key=lambda happening: happening[0],
-    )
-    state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
-    kept: dict[int, dict[str, Any]] = {}
-    for version, event in happenings:
-        yield version, event, state
-        if event is None:
-            state = kept.pop(undone_from[version])
-            continue
-        if event["seq"] in restore_points:
-            kept[event["seq"]] = copy.deepcopy(state)
-        game.step(state, event["seat"], event["action"])  # accepted once, so accepted again
-
-
-@contextmanager
-def _redo_offer(
-    db, table_id: str, viewer: Viewer, expected_version: Any, stale: Text = STALE_CORRECTION
-) -> Iterator[tuple[Table, list[dict[str, Any]]]]:
-    """Inside the table's write: the table and the undone actions that can be redone (at
-    least one), once the checks a redo and a skip share have passed."""
-    if viewer.anonymous:
-        raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
-    with writing(db, table_id):
-        table = load(db, table_id)
-        _check_expected_version(table, expected_version, stale)
-        _refuse_closed(table)
-        _refuse_after_rematch(table)
-        pending = redoable(db, table)
-        if not pending:
-            raise ServiceError(409, "nothing_to_redo", N_("There is nothing to redo."))
-        yield table, pending
-
-
-def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:
-    """Enter the next undone action again (store.redoable) or, with `everything`, each in
-    turn: every one is checked by the rules again, and the first that no longer applies, or
-    would now do what it did not when first entered (_unlike_when_first_entered), stops the
-    redo with its sentence (those before it stay entered). Allowed to the host, and to a
-    player for their own action."""
-    with _redo_offer(db, table_id, viewer, expected_version) as (table, pending):
-        count, stopped = 0, None
-        while pending:
-            event = pending[0]
-            action = table.game.redone(event["action"])
-            try:
-                state = _redone_state(table, viewer, event, action)
-                unlike = _unlike_when_first_entered(db, table, viewer, event, state) if everything else None
-                if unlike is not None:
-                    raise unlike
-            except ServiceError as refused:
-                if count == 0:
-                    raise
-                # a player's own actions are redone: the next one being another's says nothing wrong
-                stopped = None if refused.code == "not_your_action" else refused
-                break
-            version = table.version + 1
-            store.append_event(db, table_id, version, event["seat"], event["by_host"], action, redo_of=event["seq"])
-            _save(db, table, state, version, viewer)
-            count += 1
-            if not everything:
-                break
-            pending = store.redoable_after_redo(pending, table.game, table.game.current_seat(table.state))
-    db.snapshots.put((table_id, table.version), table.state)
-    return Redone(table, count, stopped)
-
-
-def skip(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> tuple[Table, dict[str, Any]]:
-    """Take the next undone action out of the redo offer without entering it: a wrong tap
-    that was gone back over (an action for the wrong player), or one the rules now refuse,
-    no longer stands in front of the rest. It stays in the log, undone; the table moves to
-    a new version, its state unchanged. The host, or a player for their own action."""
-    with _redo_offer(db, table_id, viewer, expected_version, STALE_SKIP) as (table, pending):
-        event = pending[0]
-        if not viewer.host and viewer.seat != event["seat"]:
-            raise ServiceError(
-                403, "not_your_action", N_("Only %(name)s or the host can skip %(name)s's action.", name=table.names[event["seat"]])
-            )
-        version = table.version + 1
-        store.mark_skipped(db, table_id, event["seq"], version)
-        _save(db, table, table.state, version, viewer)
-    db.snapshots.put((table_id, table.version), table.state)
-    return table, event
-
-
-def _save(db, table: Table, state: dict[str, Any], version: int, viewer: Viewer) -> None:
+def save(db, table: Table, state: dict[str, Any], version: int, viewer: Viewer) -> None:
     game = table.game
     status = "finished" if game.is_finished(state) else "playing"
     store.update_table(db, table.id, version, status, game.current_seat(state), viewer.page)
@@ -896,79 +540,3 @@ def score_series(db, table: Table) -> list[list[int]]:
             points.append(score)
     return series
 
-
-def can_undo(db, table: Table, viewer: Viewer) -> bool:
-    if table.row.get("rematch_id") is not None or is_closed(table):
-        return False
-    last = store.last_event_in_effect(db, table.id)
-    return last is not None and (viewer.host or (viewer.seat is not None and viewer.seat == last["seat"]))
-
-
-def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:
-    """The undone actions `viewer` can redo in a row from here, each with its log line
-    (`line`, a Text); in a game of turns, those in front that are the turn in play's, being
-    entered again, are marked `of_turn_in_play` (the page lists them: the taps of the turn
-    as it was entered, which redoing would enter)."""
-    if table.row.get("rematch_id") is not None or viewer.anonymous or is_closed(table):
-        return []
-    offer = []
-    for event in _pending(db, table):
-        if not viewer.host and viewer.seat != event["seat"]:
-            break
-        secret = _holds_a_secret_from(table, viewer, event)
-        if secret and offer:
-            break  # "redo all" stops before it: its seat redoes it
-        offer.append({**event, "line": _line_for(table, viewer, event), "secret": secret})
-        if secret:
-            break  # in front: it can only be left out here
-    if offer and not offer[0]["secret"]:
-        offer[0].update(_redone_now(table, viewer, offer[0]))
-    if table.game.one_seat_at_a_time:
-        in_turn = table.game.current_seat(table.state)
-        for entry in offer:
-            if entry["seat"] != in_turn:
-                break
-            entry["of_turn_in_play"] = True
-    return offer
-
-
-def _pending(db, table: Table) -> list[dict[str, Any]]:
-    """The undone actions that can be redone, in order (redoable). What can be redone at a
-    version never changes: every phone of the table shares it."""
-    pending = db.redoable.get((table.id, table.version))
-    if pending is None:
-        pending = redoable(db, table, as_of=table.version)
-        db.redoable.put((table.id, table.version), pending)
-    return pending
-
-
-def undone_actions(db, table: Table, seat: int, viewer: Viewer) -> list[dict[str, Any]]:
-    """`seat`'s undone actions that can still be redone, oldest first, as `viewer` may read
-    them: a form of that seat's starts from what was entered before the host went back over
-    it (Lobo's meadows), so entering it again is one tap."""
-    if viewer.anonymous or (not viewer.host and viewer.seat != seat):
-        return []
-    return [
-        table.game.redact_action(table.state, seat, event["action"], viewer.seat)
-        for event in _pending(db, table)
-        if event["seat"] == seat
-    ]
-
-
-def _redone_now(table: Table, viewer: Viewer, event: dict[str, Any]) -> dict[str, Any]:
-    """What redoing `event` would do now, in games whose log tells what came of an action
-    (Game.describe_outcome): its log line then (`now`: "stopped — turn failed …", "entered
-    red: 1 hit"), and whether it would end badly for its seat (`ends_badly`: the page then
-    asks once more, as for any tap that fails a turn). Going back may have changed both
-    since it was first entered."""
-    game = table.game
-    if type(game).describe_outcome is Game.describe_outcome:
-        return {"ends_badly": False, "now": None}
-    try:
-        after = _redone_state(table, viewer, event, game.redone(event["action"]))
-    except ServiceError:
-        return {"ends_badly": False, "now": None}  # refused: the tap says why
-    return {
-        "ends_badly": game.ends_badly(table.state, after, event["seat"]),
-        "now": game.describe_outcome(table.state, after, event["seat"], event["action"]),
-    }

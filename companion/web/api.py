@@ -8,7 +8,7 @@ from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import inputs
-from ..tables import service
+from ..tables import service, undo_redo
 from ..tables.db import get_db
 from ..games.errors import RuleError
 from ..games.text import N_, shown
@@ -145,7 +145,7 @@ def post_undo(table_id: str):
     who = viewer(table_id)
     data = body(("expected_version", "from"), optional=True)
     with sharing_the_write(db, who) as share:
-        table = service.undo(db, table_id, who, data.get("expected_version"), data.get("from"))
+        table = undo_redo.undo(db, table_id, who, data.get("expected_version"), data.get("from"))
         share(table)
     return jsonify(views.table_view(table, who))
 
@@ -163,11 +163,11 @@ def post_redo(table_id: str):
         raise service.ServiceError(400, "malformed_request", N_('Send "all" or "skip", not both.'))
     if skipping:
         with sharing_the_write(db, who) as share:
-            table, skipped = service.skip(db, table_id, who, data.get("expected_version"))
+            table, skipped = undo_redo.skip(db, table_id, who, data.get("expected_version"))
             share(table)
         return jsonify({**views.table_view(table, who), "redo": {"redone": 0, "stopped": None, "skipped": skipped["seq"]}})
     with sharing_the_write(db, who) as share:
-        redone = service.redo(db, table_id, who, data.get("expected_version"), everything)
+        redone = undo_redo.redo(db, table_id, who, data.get("expected_version"), everything)
         share(redone.table)
     stopped = redone.stopped
     return jsonify(

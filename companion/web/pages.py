@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
-from ..tables import history, service
+from ..tables import history, service, undo_redo
 from .. import i18n, inputs
 from ..tables.db import STORAGE_LOG, get_db, is_busy, is_storage_failure, storage_errors
 from ..games import GAMES, Game
@@ -305,12 +305,12 @@ def situation(
         "viewer": viewer,
         "acting_for": acting_for,
         "host_choices": host_choices,
-        "can_undo": service.can_undo(db, table, viewer),
+        "can_undo": undo_redo.can_undo(db, table, viewer),
         # what "Undo the last action" undoes (the host's undoes whoever acted last), read only then
         "undo_line": lambda: views.last_line_view(db, table, viewer),
         "redo_offer": views.redo_offer_view(db, table, viewer),
         # read only by a form that starts from what was entered before going back
-        "undone_actions": lambda: [] if acting_for is None else service.undone_actions(db, table, acting_for, viewer),
+        "undone_actions": lambda: [] if acting_for is None else undo_redo.undone_actions(db, table, acting_for, viewer),
         # the host may go back to any line of the log (not once a rematch has started)
         "line_undo": viewer.host and table.row.get("rematch_id") is None and not service.is_closed(table),
         # read only when the log is not kept already (web/fragments.py): newest first
@@ -524,7 +524,7 @@ def undo(table_id: str):
     """The last action, or with `from` (the host) every action from that line of the log on."""
     return after_write(
         table_id,
-        lambda db, viewer: service.undo(db, table_id, viewer, expected_version(), inputs.sent_number(request.form.get("from"))),
+        lambda db, viewer: undo_redo.undo(db, table_id, viewer, expected_version(), inputs.sent_number(request.form.get("from"))),
     )
 
 
@@ -547,8 +547,8 @@ def redo(table_id: str):
 
     def write(db, viewer):
         if request.form.get("skip") == "yes":
-            return service.skip(db, table_id, viewer, expected_version())[0]
-        redone = service.redo(db, table_id, viewer, expected_version(), everything=request.form.get("all") == "yes")
+            return undo_redo.skip(db, table_id, viewer, expected_version())[0]
+        redone = undo_redo.redo(db, table_id, viewer, expected_version(), everything=request.form.get("all") == "yes")
         return redone.table, None if redone.stopped is None else render(redone.stopped.text)
 
     return after_write(table_id, write)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tables import service
+from ..tables import log_lines, service, undo_redo
 from ..i18n import render, render_all
 
 
@@ -36,23 +36,23 @@ def table_view(table: service.Table, viewer: service.Viewer = service.ANONYMOUS)
 
 
 def log_view(db, table: service.Table, viewer: service.Viewer = service.ANONYMOUS, latest: int | None = None) -> list[dict[str, Any]]:
-    """The log as `viewer` may read it (service.log), each line in words."""
-    return [worded(entry) for entry in service.log(db, table, viewer, latest)]
+    """The log as `viewer` may read it (log_lines.log), each line in words."""
+    return [worded(entry) for entry in log_lines.log(db, table, viewer, latest)]
 
 
 def last_line_view(db, table: service.Table, viewer: service.Viewer = service.ANONYMOUS) -> dict[str, Any] | None:
-    """The newest action still in effect, in words (service.last_in_effect), if any."""
-    last = service.last_in_effect(db, table, viewer)
+    """The newest action still in effect, in words (log_lines.last_in_effect), if any."""
+    last = log_lines.last_in_effect(db, table, viewer)
     return None if last is None else worded(last)
 
 
 def redo_offer_view(db, table: service.Table, viewer: service.Viewer) -> list[dict[str, Any]]:
-    return [worded(event) for event in service.redo_offer(db, table, viewer)]
+    return [worded(event) for event in undo_redo.redo_offer(db, table, viewer)]
 
 
 def worded(entry: dict[str, Any]) -> dict[str, Any]:
     """An event with its `line` (a Text) as `text` in the reader's language, and the line
-    a redo would give it now (`now`, service.redo_offer) as `now_text`."""
+    a redo would give it now (`now`, undo_redo.redo_offer) as `now_text`."""
     entry = dict(entry)
     entry["text"] = render(entry.pop("line"))
     now = entry.pop("now", None)

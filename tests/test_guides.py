@@ -1,4 +1,4 @@
-"""The players' guides (docs/guides/<game>/<language>.md, served at /rules/<game>): each
+"""The players' guides (guide/<language>.md in each game's package, served at /rules/<game>): each
 game's rules as the box tells them, in every language the companion speaks, with the same
 sections; the "Rules" link of every page about a table (its page, its table screen, its
 results) and the start form's links open them in the page's language, and every link of a
@@ -7,7 +7,6 @@ guide leads somewhere (the reference, /rules, for the details)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +16,6 @@ from companion.web.rules import heading_id
 
 from played import play_scene
 
-GUIDES = Path(__file__).resolve().parent.parent / "docs" / "guides"
 HEADING_IDS = re.compile(r'<h[1-6] id="([^"]+)"')
 HREFS = re.compile(r'<a\b[^>]*\bhref="([^"]*)"')
 
@@ -34,7 +32,7 @@ EVERY_GUIDE = [(slug, language) for slug in GAMES for language in LANGUAGES]
 
 
 def guide_text(slug: str, language: str) -> str:
-    return (GUIDES / slug / f"{language}.md").read_text(encoding="utf-8")
+    return GAMES[slug].guide(language).read_text(encoding="utf-8")
 
 
 def headings(markdown: str, level: int) -> list[str]:
@@ -52,11 +50,11 @@ def test_every_language_has_its_guides_section_headings():
 
 @pytest.mark.parametrize("slug, language", EVERY_GUIDE)
 def test_every_game_has_a_guide_in_every_language(slug, language):
-    assert (GUIDES / slug / f"{language}.md").is_file(), f"docs/guides/{slug}/{language}.md: a guide to write"
+    assert GAMES[slug].guide(language).is_file(), f"{GAMES[slug].guide(language)}: a guide to write"
 
 
-def test_the_guides_are_of_the_games_there_are_in_the_languages_spoken():
-    written = {(path.parent.name, path.stem) for path in GUIDES.glob("*/*.md")}
+def test_the_guides_are_in_the_languages_spoken():
+    written = {(slug, path.stem) for slug, game in GAMES.items() for path in game.guide("en").parent.glob("*.md")}
     assert written == set(EVERY_GUIDE)
 
 
@@ -72,7 +70,7 @@ def test_every_guide_has_the_players_sections_in_order(slug, language):
 
 @pytest.mark.parametrize("slug, language", EVERY_GUIDE)
 def test_every_guide_links_its_games_section_of_the_reference(client, slug, language):
-    assert f"](../../rules.md#{slug})" in guide_text(slug, language)  # read on GitHub
+    assert f"](../../../../docs/rules.md#{slug})" in guide_text(slug, language)  # read on GitHub
     page = client.get(f"/rules/{slug}", headers={"Accept-Language": language}).get_data(as_text=True)
     assert f'href="/rules#{slug}"' in page  # read on a phone
 

@@ -4,8 +4,12 @@ the registry, so adding a game adds its part of the document with it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .base import Scene
 
 
 @dataclass(frozen=True)
@@ -62,3 +66,68 @@ def action(kind: str, description: str, properties: dict[str, Any] | None = None
         "expected_version": {**VERSION, "description": "409 stale_version if the table has moved on."},
     }
     return obj(fields, required=["type", *(required or [])], description=description, additionalProperties=False)
+
+
+class ApiDescription:
+    """A game's part of the JSON API and its scenes (Game's fourth part)."""
+
+    # Fields the API's schemas name, shared with another game, that nothing here reads.
+    fields_not_read: tuple[str, ...] = ()
+
+    def api_schemas(self) -> ApiSchemas:
+        """The game's part of the JSON API (games/schema.py): its options, actions, state."""
+        raise NotImplementedError
+
+    def scenes(self) -> dict[str, Scene]:
+        """Named points of a game (Scene), "start" and "finished" among them."""
+        raise NotImplementedError
+
+    @cached_property
+    def action_fields(self) -> dict[str, Fields]:
+        """The fields each type of action may hold, as the game's schemas name them."""
+        schemas = self.api_schemas()
+        return {
+            schema["properties"]["type"]["const"]: Fields.of(schema, schemas.named).without(*self.fields_not_read)
+            for schema in schemas.actions.values()
+        }
+
+
+@dataclass(frozen=True)
+class Fields:
+    """What a request's JSON may hold, read from a JSON schema: an object's fields by name
+    (None where the schema names none) and an array's items (None where it says none)."""
+
+    named: dict[str, Fields] | None = None
+    items: Fields | None = None
+
+    @classmethod
+    def of(cls, schema: dict[str, Any], named_schemas: dict[str, dict[str, Any]]) -> Fields:
+        """The fields of `schema`, whose $refs name schemas of `named_schemas`."""
+        if "$ref" in schema:
+            return cls.of(named_schemas[schema["$ref"].removeprefix("#/components/schemas/")], named_schemas)
+        properties = schema.get("properties")
+        return cls(
+            None if properties is None else {name: cls.of(inner, named_schemas) for name, inner in properties.items()},
+            cls.of(schema["items"], named_schemas) if "items" in schema else None,
+        )
+
+    def without(self, *names: str) -> Fields:
+        """These fields but `names`, of an object's."""
+        if self.named is None or not names:
+            return self
+        return replace(self, named={key: inner for key, inner in self.named.items() if key not in names})
+
+    def unknown(self, value: Any, path: tuple[str, ...] = ()) -> tuple[str, ...] | None:
+        """The path to the first field of `value` these fields do not name, or None. Values
+        of the wrong kind are left to the rules, which refuse them with their own sentence."""
+        if isinstance(value, dict) and self.named is not None:
+            for key, inner in value.items():
+                found = (*path, key) if key not in self.named else self.named[key].unknown(inner, (*path, key))
+                if found is not None:
+                    return found
+        elif isinstance(value, list) and self.items is not None:
+            for index, inner in enumerate(value):
+                found = self.items.unknown(inner, (*path, str(index)))
+                if found is not None:
+                    return found
+        return None

@@ -20,7 +20,7 @@ from ..tables.db import STORAGE_LOG, is_database_unreachable, is_storage_failure
 from ..games import GAMES
 from ..games.text import N_, Text
 from ..i18n import render
-from . import api, fragments, game_styles, pages, players, results, rules, screen
+from . import api, fragments, game_files, pages, players, results, rules, screen
 from . import session as phone
 
 
@@ -41,7 +41,7 @@ def install(app) -> None:
     app.register_blueprint(screen.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(rules.bp)
-    game_styles.install(app)
+    game_files.install(app)
 
 
 def check_table_id(_endpoint: str | None, values: dict[str, Any] | None) -> None:

@@ -95,7 +95,7 @@ def game_schemas() -> dict[str, Any]:
 
 
 def schema_name(slug: str) -> str:
-    """pickomino -> Pickomino, heckmeck-barbecue -> HeckmeckBarbecue."""
+    """A slug as a schema's name: "score-pad" -> "ScorePad"."""
     return "".join(part.capitalize() for part in slug.split("-"))
 
 
@@ -119,7 +119,7 @@ def table_schemas() -> dict[str, Any]:
                 "version": {**VERSION, "description": "Grows by one with every accepted action or undo."},
                 "options": {"type": "object", "description": "The effective options."},
                 "players": array(obj({"seat": SEAT, "name": TEXT, "score": {"type": "integer"}}), minItems=1),
-                "current_seat": {**SEAT_OR_NULL, "description": "Whose move it is (twenty-one: the roller); null when finished."},
+                "current_seat": {**SEAT_OR_NULL, "description": "Whose move it is (where one seat rolls for all, the roller); null when finished."},
                 "ranking": nullable(array(ref("RankingEntry"))) | {"description": "Best first, when finished."},
                 "rematch": nullable(ref("TableId"))
                 | {"description": "The table a rematch of this one started (from its results page), if any."},
@@ -140,7 +140,7 @@ def table_schemas() -> dict[str, Any]:
                 "score": {"type": "integer"},
                 "place": {"type": "integer", "minimum": 1},
                 "tiebreak": nullable(TEXT) | {"description": "How a tie was broken, or that it was shared."},
-                "detail": {"type": "string", "description": "How the score is made up (twenty-one's row scores)."},
+                "detail": {"type": "string", "description": "How the score is made up (the tiles held, the row scores)."},
             },
             required=["seat", "name", "score", "place", "tiebreak"],
         ),
@@ -269,7 +269,7 @@ def paths() -> dict[str, Any]:
         "/api/tables/{table_id}": {
             "get": {
                 "operationId": "getTable",
-                "summary": "The table state; with a seat token also that seat's private information (lobo's secret colour).",
+                "summary": "The table state; with a seat token also that seat's private information (a secret colour).",
                 "security": BEARER_OPTIONAL,
                 "parameters": [TABLE_ID],
                 "responses": responses(200, "The table state.", ref("TableState"), [401, 404, 503]),

@@ -4,10 +4,11 @@
   package as companion/docs. Every heading gets the id GitHub gives it, so the links inside
   the text keep working and a game's section is /rules#<slug> (a game's slug is its
   heading's id, checked by the tests).
-- /rules/<game>: that game's player's guide in the page's language,
-  docs/guides/<slug>/<language>.md, which every page of a table links as "Rules". A guide
-  links the reference as the Markdown file it is in the repository (../../rules.md), so
-  the link works on GitHub too; served, it leads to /rules."""
+- /rules/<game>: that game's player's guide in the page's language, guide/<language>.md in
+  the game's package (Game.guide), which every page of a table links as "Rules". A guide
+  links the reference as the Markdown file it is in the repository
+  (../../../../docs/rules.md, from companion/games/<game>/guide/), so the link works on
+  GitHub too; served, it leads to /rules."""
 
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ from ..games.text import N_, shown
 
 bp = Blueprint("rules", __name__)
 
-# The reference as a guide's Markdown links it, from docs/guides/<slug>/.
-REFERENCE_IN_A_GUIDE = "../../rules.md"
+# The reference as a guide's Markdown links it, from companion/games/<game>/guide/.
+REFERENCE_IN_A_GUIDE = "../../../../docs/rules.md"
 
 
 @bp.get("/rules")
@@ -48,10 +49,6 @@ def docs() -> Path:
     return resource_folder("docs")
 
 
-def guide_path(slug: str, language: str) -> Path:
-    return docs() / "guides" / slug / f"{language}.md"
-
-
 @cache
 def rules_html() -> Markup:
     return as_html((docs() / "rules.md").read_text(encoding="utf-8"))
@@ -60,7 +57,7 @@ def rules_html() -> Markup:
 @cache
 def guide_html(slug: str, language: str, reference_url: str) -> Markup:
     """Every game has a guide in every language (tests/test_guides.py)."""
-    text = guide_path(slug, language).read_text(encoding="utf-8")
+    text = GAMES[slug].guide(language).read_text(encoding="utf-8")
     return as_html(text, links={REFERENCE_IN_A_GUIDE: reference_url})
 
 
@@ -87,7 +84,7 @@ def as_html(text: str, links: dict[str, str] | None = None) -> Markup:
 
 def heading_id(heading: str) -> str:
     """GitHub's anchor for a heading: lower case, only letters, digits, `_`, `-` and spaces
-    kept, spaces made hyphens ("The worm-dice turn (Pickomino)" → "the-worm-dice-turn-pickomino")."""
+    kept, spaces made hyphens ("The worm-dice turn (Mine)" → "the-worm-dice-turn-mine")."""
     return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from itertools import cycle
-from pathlib import Path
 
 import pytest
 import requests
@@ -16,7 +15,6 @@ from playwright.sync_api import expect
 from companion.games import GAMES
 from companion.i18n import LANGUAGES
 
-GUIDES = Path(__file__).resolve().parent.parent.parent / "docs" / "guides"
 # Each game read in another language, every language in turn.
 GAME_AND_LANGUAGE = list(zip(GAMES, cycle(LANGUAGES)))
 RULES_WORD = {"en": "Rules", "pt": "Regras", "fr": "Règles", "ro": "Reguli"}
@@ -55,7 +53,7 @@ def test_rules_from_the_table_page_open_the_games_guide_in_the_phones_language(l
     guide = opened.value
     expect(guide.locator("html")).to_have_attribute("lang", language)
     expect(guide.locator(f"h1#{slug}")).to_be_in_viewport()
-    sections = [line[3:] for line in (GUIDES / slug / f"{language}.md").read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
+    sections = [line[3:] for line in GAMES[slug].guide(language).read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
     expect(guide.locator("article.guide h2")).to_have_text(sections)
     assert fits_the_screen_width(guide), wider_than_the_screen(guide)
     # the other games' guides, a thumb's tap each

@@ -7,13 +7,12 @@ is named with the European one to write instead."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+from companion.games import GAMES
 from companion.i18n import TRANSLATIONS
 
-GUIDES = Path(__file__).resolve().parent.parent.parent / "docs" / "guides"
 
 # Brazilian word -> the European word (lower case, whole words).
 BRAZILIAN = {
@@ -67,9 +66,7 @@ def test_the_portuguese_catalog_is_european_portuguese():
 
 
 def test_the_portuguese_guides_are_european_portuguese():
-    guides = sorted(GUIDES.glob("*/pt.md"))
-    assert guides
-    found = {str(path.relative_to(GUIDES)): brazilian_forms(path.read_text(encoding="utf-8")) for path in guides}
+    found = {slug: brazilian_forms(game.guide("pt").read_text(encoding="utf-8")) for slug, game in GAMES.items()}
     assert not any(found.values()), found
 
 

@@ -26,6 +26,7 @@ ARGUMENTS = {
     "language": lambda table: "en",
     "name": lambda table: "Ana",
     "filename": lambda table: "app.css",
+    "kind": lambda table: "js",  # /games.js (and /games.css, walked as the same route)
     "game": lambda table: table.game,
 }
 

@@ -150,6 +150,8 @@ def test_twentyone_breakdown_of_an_unfinished_row_is_its_score_as_it_stood():
 
 # --- the results page -------------------------------------------------------------------------
 def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(app, client):
+    """The whole log reads newest first, as the table page's does (testers met one order on
+    the table and the other on the results)."""
     table = create(client, "lobo", ("Ana", "Bruno"))
     play_lobo(client, table, [9, 3], leaving=(1,))
     page = client.get(f"/t/{table.id}/results").get_data(as_text=True)
@@ -160,11 +162,12 @@ def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(a
     log = re.search(r'<details class="log full-log".*?</details>', page, re.S).group(0)
     assert log.startswith('<details class="log full-log">')  # closed: 112 lines were a 12,000 px page (host QA)
     assert [re.sub(r"\s+", " ", line).strip() for line in re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)] == [
-        "<strong>Bruno</strong> left the game.",
-        "<strong>Ana</strong> said all tiles are placed: the game has ended.",
-        "<strong>Ana</strong> entered 1 meadow; 9 sheep count.",
         "<strong>Bruno</strong> entered 1 meadow; 3 sheep count.",
+        "<strong>Ana</strong> entered 1 meadow; 9 sheep count.",
+        "<strong>Ana</strong> said all tiles are placed: the game has ended.",
+        "<strong>Bruno</strong> left the game.",
     ]
+    assert '<ol reversed>' in log  # numbered from the last line down, as on the table page
     assert 'href="/players/Ana"' in ranking  # each name leads to that player's page
 
 

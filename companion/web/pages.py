@@ -351,7 +351,11 @@ def situation(
         "undone_actions": lambda: [] if acting_for is None else service.undone_actions(db, table, acting_for, viewer),
         # the host may go back to any line of the log (not once a rematch has started)
         "line_undo": viewer.host and table.row.get("rematch_id") is None and not service.is_closed(table),
-        # read only when the log is not kept already (web/fragments.py): newest first
+        # read only when the log is not kept already (web/fragments.py). Newest first, here
+        # and on the results page: at a table the log is read to see what just happened (did
+        # my tap count, what did Bruno take), and the newest lines come first under the board
+        # without scrolling; the page shows only the newest lines, which oldest first would
+        # start mid-game.
         "read_log": lambda: list(reversed(views.log_view(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
         "read_log_total": lambda: service.log_length(db, table.id),
         # a game that hides parts of actions from some seats (Lobo) shows each seat its own log

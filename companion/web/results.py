@@ -108,7 +108,8 @@ def results_page(table_id: str):
         table=view,
         game=table.game,
         viewer=viewer,
-        log=views.log_view(db, table, viewer),
+        # newest first, as on the table page (pages.situation): one order on both
+        log=list(reversed(views.log_view(db, table, viewer))),
         started=row["created_at"],
         minutes=play["durationMin"],
         rematch_of=row["rematch_of"],

@@ -151,9 +151,10 @@ def test_twentyone_breakdown_of_an_unfinished_row_is_its_score_as_it_stood():
 # --- the results page -------------------------------------------------------------------------
 def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(app, client):
     """The whole log reads newest first, as the table page's does (testers met one order on
-    the table and the other on the results)."""
+    the table and the other on the results); at the end of Lobo it names every colour."""
     table = create(client, "lobo", ("Ana", "Bruno"))
-    play_lobo(client, table, [9, 3], leaving=(1,))
+    state = play_lobo(client, table, [9, 3], leaving=(1,))
+    ana, bruno = (seat["color"] for seat in state["state"]["seats"])
     page = client.get(f"/t/{table.id}/results").get_data(as_text=True)
     ranking = re.search(r'<section class="ranking">.*?</section>', page, re.S).group(0)
     assert re.findall(r'class="rank-name"[^>]*>([^<]+)<', ranking) == ["Ana", "Bruno"]
@@ -162,8 +163,8 @@ def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(a
     log = re.search(r'<details class="log full-log".*?</details>', page, re.S).group(0)
     assert log.startswith('<details class="log full-log">')  # closed: 112 lines were a 12,000 px page (host QA)
     assert [re.sub(r"\s+", " ", line).strip() for line in re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)] == [
-        "<strong>Bruno</strong> entered 1 meadow; 3 sheep count.",
-        "<strong>Ana</strong> entered 1 meadow; 9 sheep count.",
+        f"<strong>Bruno</strong> entered 1 meadow of their colour ({bruno}); 3 sheep count.",
+        f"<strong>Ana</strong> entered 1 meadow of their colour ({ana}); 9 sheep count.",
         "<strong>Ana</strong> said all tiles are placed: the game has ended.",
         "<strong>Bruno</strong> left the game.",
     ]

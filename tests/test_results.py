@@ -258,6 +258,17 @@ def test_rematch_of_lobo_deals_new_secret_colours(app, client):
     assert sorted(new["deal"]) == sorted(set(new["deal"])) and len(new["deal"]) == 3
 
 
+def test_rematch_of_lobo_says_nothing_of_who_starts(app, client):
+    """Testers: the Lobo rematch said "Bruno starts", and Lobo has no turns."""
+    table = create(client, "lobo", ("Ana", "Bruno", "Caio"))
+    play_lobo(client, table, [1, 2, 3])
+    ana = joined(app, table.seats[0])
+    for page in (ana.get(f"/t/{table.id}").get_data(as_text=True), ana.get(f"/t/{table.id}/results").get_data(as_text=True)):
+        offer = re.search(r'<form class="rematch".*?</form>', page, re.S).group(0)
+        assert "The same game, players and options. Every phone here moves to its new seat." in offer
+        assert "starts" not in offer
+
+
 def test_rematch_by_a_phone_that_never_joined_is_refused_and_creates_nothing(app, client):
     table = create(client, "lobo", ("Ana", "Bruno"))
     play_lobo(client, table, [4, 2])

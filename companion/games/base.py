@@ -81,6 +81,9 @@ class Game:
     # dice games); otherwise several seats act at once (store.redoable: what a correction
     # entered after going back replaces).
     one_seat_at_a_time: bool = False
+    # Whether players take turns in seating order (the active player of Twenty One and
+    # Qwixx included): then a rematch says who starts it. Lobo has no turns.
+    has_turns: bool = True
     # The table page's offer to let the phone alert its player when they must act (must_act),
     # said as the game says it.
     alerts_offer: Text = N_("Tap here once so this phone can alert you when it is your turn")

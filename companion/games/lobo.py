@@ -130,6 +130,7 @@ class Lobo(Game):
     min_players = 2
     max_players = 4
     watchers_see_the_same_table = False  # each phone shows its own secret colour
+    has_turns = False  # every seat acts whenever it wants
     colors = COLORS
     color_names = COLOR_NAMES
     max_sheep = MAX_SHEEP

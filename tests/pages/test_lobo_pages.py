@@ -394,6 +394,18 @@ def test_rule_4_revealing_a_colour_asks_once_more_it_cannot_be_hidden_again(app,
         assert page.count(json.dumps(REVEAL)) == 1  # no other way to reveal
 
 
+def test_rule_4_no_reveal_is_offered_once_all_tiles_are_placed(app, client):
+    """Testers: "Reveal my colour" was still offered after all tiles were placed, where the
+    count that comes next reveals the colour anyway."""
+    table = lobo_table(client, ("Rita", "Sam"))
+    rita = phone_of(app, table, 0)
+    assert "Reveal my colour" in rita.get(f"/t/{table['id']}").text
+    assert post(client, table, table["host"], END).status_code == 200
+    page = html.unescape(rita.get(f"/t/{table['id']}").text)
+    assert "Reveal my colour" not in page and json.dumps(REVEAL) not in page
+    assert "entering the meadows shows your colour to everyone" in page  # what reveals it now
+
+
 def test_rule_4_the_log_names_every_colour_once_the_final_count_is_done(app, client):
     """The README promises every secret colour in the log once the count is done; "Sam
     revealed their colour" stayed unnamed (dealt colours are recorded by no line)."""

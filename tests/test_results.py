@@ -11,6 +11,7 @@ import threading
 import pytest
 import requests
 
+from companion import i18n
 from companion.tables import rematch, store
 from companion.tables.db import connect
 from companion.games import GAMES
@@ -170,6 +171,31 @@ def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(a
     ]
     assert '<ol reversed>' in log  # numbered from the last line down, as on the table page
     assert 'href="/players/Ana"' in ranking  # each name leads to that player's page
+
+
+def test_the_results_and_the_lists_of_tables_say_when_the_game_finished(app, client):
+    """Testers: the results header showed when the game started, where the home page and
+    /tables show when it finished. All say when it finished (a finished table closed the
+    next morning too); the results say when it started beside it."""
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    host = host_phone(app, table)
+    assert host.post(f"/t/{table.id}/close", data={"csrf_token": csrf_of(host)}).status_code == 303
+    started, finished, closed = "2026-11-27T19:05:00+00:00", "2026-11-27T20:47:00+00:00", "2026-11-28T09:00:00+00:00"
+    with connect(app.config["DATABASE"]) as db:
+        db.execute(
+            "UPDATE game_tables SET created_at = ?, finished_at = ?, updated_at = ?, closed_at = ? WHERE id = ?",
+            [started, finished, closed, closed, table.id],
+        )
+    with app.test_request_context():
+        finished_words, started_words = i18n.moment(finished), i18n.started_words(started, finished)
+    header = re.search(r'<p class="muted results-when">(.*?)</p>', client.get(f"/t/{table.id}/results").get_data(as_text=True), re.S)
+    header = re.sub(r"[ \n]+", " ", header.group(1)).strip()  # a time's narrow no-break space stays
+    assert header.startswith(f'finished <time datetime="{finished}">{finished_words}</time> · 102 minutes, started at {started_words}')
+    for address in ("/tables", "/players/Ana"):
+        page = client.get(address).get_data(as_text=True)
+        assert f'<time datetime="{finished}">{finished_words}</time>' in page, address
+        assert closed not in page, address
 
 
 def test_results_of_an_unknown_table_is_a_404_page_with_a_sentence(client):

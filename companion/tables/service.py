@@ -490,6 +490,9 @@ STALE_CORRECTION = N_(
     "The table has moved on since your page was loaded: nothing was undone or redone. This is the table as it is now."
 )
 STALE_SKIP = N_("The table has moved on since your page was loaded: nothing was left out. This is the table as it is now.")
+# A second tap on a page whose first tap's answer is slow to come: what moved the table is
+# that first tap, which the player would otherwise believe lost.
+ALREADY_COUNTED = N_("Your first tap was already counted: this second one changed nothing. This is the table as it is now.")
 
 
 def _seen_version(expected_version: Any) -> int | None:
@@ -498,14 +501,22 @@ def _seen_version(expected_version: Any) -> int | None:
     return expected_version
 
 
-def _check_expected_version(table: Table, expected_version: Any, stale: Text = STALE_CORRECTION) -> None:
+def _stale(table: Table, viewer: Viewer, sentence: Text) -> ServiceError:
+    """The refusal of a tap made on a page that the table has moved on from: said as
+    `sentence`, unless the move was that page's own tap (its mark on the table)."""
+    if made_by_page(table.row.get("moved_by_page"), viewer.page, table.version):
+        return ServiceError(409, "stale_version", ALREADY_COUNTED)
+    return ServiceError(409, "stale_version", sentence)
+
+
+def _check_expected_version(table: Table, viewer: Viewer, expected_version: Any, stale: Text = STALE_CORRECTION) -> None:
     """Any change since `expected_version` makes an undo, a redo or a skip stale."""
     seen = _seen_version(expected_version)
     if seen is not None and seen != table.version:
-        raise ServiceError(409, "stale_version", stale)
+        raise _stale(table, viewer, stale)
 
 
-def _check_tap_is_current(db, table: Table, seat: int, action: dict[str, Any], expected_version: Any) -> None:
+def _check_tap_is_current(db, table: Table, viewer: Viewer, seat: int, action: dict[str, Any], expected_version: Any) -> None:
     """A tap made on a page shown at `expected_version` is refused only if what changed
     since matters to it (the game says, action by action); an undo since always does."""
     seen = _seen_version(expected_version)
@@ -520,7 +531,7 @@ def _check_tap_is_current(db, table: Table, seat: int, action: dict[str, Any], e
             for earlier_seat, earlier_action in later
         ):
             return
-    raise ServiceError(409, "stale_version", STALE_PAGE)
+    raise _stale(table, viewer, STALE_PAGE)
 
 
 def _acting_seat(table: Table, viewer: Viewer, named: Any, action: dict[str, Any]) -> int:
@@ -555,7 +566,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         table = load(db, table_id)
         _refuse_closed(table)
         seat = _acting_seat(table, viewer, named_seat, action)
-        _check_tap_is_current(db, table, seat, action, expected_version)
+        _check_tap_is_current(db, table, viewer, seat, action, expected_version)
         # a host playing their own seat on their own phone is a player like the others
         entered_by_host = viewer.host and seat != viewer.seat
         try:
@@ -621,7 +632,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
         raise ServiceError(400, "malformed_request", N_("The line to go back to must be a whole number."))
     with writing(db, table_id):
         table = load(db, table_id)
-        _check_expected_version(table, expected_version)
+        _check_expected_version(table, viewer, expected_version)
         _refuse_closed(table)
         _refuse_after_rematch(table)
         last = store.last_event_in_effect(db, table_id)
@@ -796,7 +807,7 @@ def _redo_offer(
         raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
     with writing(db, table_id):
         table = load(db, table_id)
-        _check_expected_version(table, expected_version, stale)
+        _check_expected_version(table, viewer, expected_version, stale)
         _refuse_closed(table)
         _refuse_after_rematch(table)
         pending = redoable(db, table)

@@ -603,10 +603,16 @@ def close(db, table_id: str, viewer: Viewer) -> Table:
         raise ServiceError(401, "no_token", N_("Only the host can close this table."))
     if not viewer.host:
         raise ServiceError(403, "host_only", N_("Only the host can close this table."))
-    with writing(db, table_id):
+    row = store.table_row(db, table_id)
+    started_from = None if row is None else row["rematch_of"]  # set with the table, never changed
+    with writing(db, table_id, *([started_from] if started_from else [])):
         table = load(db, table_id)
         _refuse_closed(table)
         store.close_table(db, table_id)
+        if started_from and not table.game.is_finished(table.state):
+            # A rematch given up before its end is no table of the evening's: the table it
+            # was started from no longer leads to it, and its Rematch button starts another.
+            store.unlink_rematch(db, started_from, table_id)
         table.row = store.table_row(db, table_id)
     db.snapshots.put((table_id, table.version), table.state)
     return table

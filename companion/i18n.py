@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
-from babel.dates import format_datetime
+from babel.dates import format_datetime, format_time
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
@@ -246,6 +246,15 @@ def moment(stamp: str | None) -> str:
     if not stamp:
         return ""
     return format_datetime(datetime.fromisoformat(stamp).astimezone(), "short", locale=dates_locale())
+
+
+def started_words(started: str, finished: str) -> str:
+    """When a game started, said beside when it finished: its time alone on the same day
+    (20:58), its date too when the game ran past midnight."""
+    start, end = datetime.fromisoformat(started).astimezone(), datetime.fromisoformat(finished).astimezone()
+    if start.date() == end.date():
+        return format_time(start, "short", locale=dates_locale())
+    return moment(started)
 
 
 def dates_locale() -> Locale:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import html
 import re
+import sqlite3
 
+from companion import create_app
+from companion.tables.db import MIGRATIONS
 from played import PICKOMINO_SCORES, Table, create, csrf_of, host_phone, play_pickomino
 from databases import on_both_databases
 
@@ -60,3 +63,64 @@ def test_game_night_a_players_page_counts_their_game_nights(app, client):
     assert "1 game night (tables chained by rematches) · won 0" in caio
     create(client, "pickomino", ("Dora", "Edu"))  # a table without a rematch is no night
     assert "game night" not in client.get("/players/Dora").get_data(as_text=True)
+
+
+def close(host, table: Table):
+    response = host.post(f"/t/{table.id}/close", data={"csrf_token": csrf_of(host)})
+    assert response.status_code == 303, response.get_data(as_text=True)
+
+
+def test_game_night_a_rematch_closed_before_its_end_is_not_followed_and_another_can_start(app, client):
+    """Developers' notes: a rematch the host closed before its end was still followed from
+    the finished table and listed in its game night, and the finished table's Rematch button
+    led to that closed rematch again, so the group could not start another."""
+    first = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, first)
+    host = host_phone(app, first)
+    given_up = rematch(host, first)
+    close(host, given_up)  # a slip: the group wanted another game
+    state = client.get(f"/api/tables/{first.id}").get_json()
+    assert state["rematch"] is None and state["status"] == "finished"
+    page = host.get(f"/t/{first.id}").get_data(as_text=True)
+    assert "A rematch has started" not in page and "Rematch</button>" in page
+    assert host.get(f"/t/{first.id}/poll?v={state['version']}", headers={"HX-Request": "true"}).headers.get("HX-Redirect") is None
+    assert 'class="card game-night"' not in client.get(f"/t/{first.id}/results").get_data(as_text=True)  # one table: no night
+    second = rematch(host, first)
+    assert second.id != given_up.id
+    assert client.get(f"/api/tables/{first.id}").get_json()["rematch"] == second.id
+    play_pickomino(client, second)
+    page = client.get(f"/t/{second.id}/results").get_data(as_text=True)
+    assert "Game 2 of 2 tonight, chained by rematches." in page and f'href="/t/{given_up.id}"' not in page
+
+
+def test_game_night_a_rematch_closed_after_its_end_stays_in_the_night(app, client):
+    first = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, first)
+    host = host_phone(app, first)
+    second = rematch(host, first)
+    play_pickomino(client, second)
+    close(host, second)
+    assert client.get(f"/api/tables/{first.id}").get_json()["rematch"] == second.id
+    assert "Game 1 of 2 tonight" in client.get(f"/t/{first.id}/results").get_data(as_text=True)
+
+
+def test_game_night_a_rematch_given_up_before_this_version_leaves_the_night_too(tmp_path):
+    """A companion of before left such a rematch linked: the database's next migration
+    unlinks it (SQLite; PostgreSQL's migration is the same statement)."""
+    path = tmp_path / "before.sqlite3"
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True})
+    client = app.test_client()
+    first = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, first)
+    host = host_phone(app, first)
+    given_up = rematch(host, first)
+    close(host, given_up)
+    db = sqlite3.connect(path, isolation_level=None)
+    version = db.execute("SELECT version FROM game_tables WHERE id = ?", [first.id]).fetchone()[0]
+    db.execute("UPDATE game_tables SET rematch_id = ? WHERE id = ?", [given_up.id, first.id])  # as it was left
+    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    db.close()
+    client = create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True}).test_client()
+    state = client.get(f"/api/tables/{first.id}").get_json()
+    assert state["rematch"] is None and state["version"] == version + 1  # a new version: every phone shows it
+    assert rematch(host_phone(client.application, first), first).id != given_up.id

@@ -295,6 +295,39 @@ def test_a_stale_page_is_refused_with_a_sentence(app, client):
     assert ana.get(f"/api/tables/{table_id}").get_json()["version"] == 1
 
 
+def page_of(phone, table_id: str) -> str:
+    """The id a table page was given (its taps send it back: X-Companion-Page)."""
+    return re.search(r'"X-Companion-Page": "([\w-]+)"', phone.get(f"/t/{table_id}").text).group(1)
+
+
+def test_a_second_tap_on_a_slow_answer_is_told_the_first_one_counted(app, client):
+    """Testers: a second tap, made while the first one's answer was slow to come, was told
+    "The table has moved on since your page was loaded" when what moved it was that first
+    tap. It is told the first tap counted; a tap from another page keeps the old sentence."""
+    table_id = start_table(client)
+    ana = app.test_client()
+    ana.get(f"/j/{join_links(client, table_id)[0]}")
+    page = {"X-Companion-Page": page_of(ana, table_id)}
+    csrf = csrf_of(ana)
+
+    def tap_on_page(action: dict, version: int, headers: dict, address: str = "act"):
+        data = {"csrf_token": csrf, "action": json.dumps(action), "expected_version": str(version)}
+        return ana.post(f"/t/{table_id}/{address}", data=data, headers={"HX-Request": "true", **headers})
+
+    assert tap_on_page({"type": "set_aside", "face": 4, "count": 2}, 0, page).status_code == 200
+    second = tap_on_page({"type": "set_aside", "face": 3, "count": 1}, 0, page)  # made on the same page, at version 0
+    assert second.status_code == 409
+    assert alert(second.text) == "Your first tap was already counted: this second one changed nothing. This is the table as it is now."
+    other_page = tap_on_page({"type": "set_aside", "face": 3, "count": 1}, 0, {"X-Companion-Page": "A" * 16})
+    assert other_page.status_code == 409 and "has moved on since your page was loaded" in alert(other_page.text)
+    # the same for "Undo the last action" tapped twice
+    assert tap_on_page({}, 1, page, "undo").status_code == 200
+    again = tap_on_page({}, 1, page, "undo")
+    assert again.status_code == 409 and alert(again.text).startswith("Your first tap was already counted")
+    log = ana.get(f"/api/tables/{table_id}/log").get_json()["events"]
+    assert [(event["action"]["face"], event["undone"]) for event in log] == [(4, True)]  # one entered, once undone
+
+
 def test_a_player_cannot_act_out_of_turn_from_their_page(app, client):
     table_id = start_table(client)
     bruno = app.test_client()

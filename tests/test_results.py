@@ -11,6 +11,7 @@ import threading
 import pytest
 import requests
 
+from companion import i18n
 from companion.tables import rematch, store
 from companion.tables.db import connect
 from companion.games import GAMES
@@ -150,8 +151,11 @@ def test_twentyone_breakdown_of_an_unfinished_row_is_its_score_as_it_stood():
 
 # --- the results page -------------------------------------------------------------------------
 def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(app, client):
+    """The whole log reads newest first, as the table page's does (testers met one order on
+    the table and the other on the results); at the end of Lobo it names every colour."""
     table = create(client, "lobo", ("Ana", "Bruno"))
-    play_lobo(client, table, [9, 3], leaving=(1,))
+    state = play_lobo(client, table, [9, 3], leaving=(1,))
+    ana, bruno = (seat["color"] for seat in state["state"]["seats"])
     page = client.get(f"/t/{table.id}/results").get_data(as_text=True)
     ranking = re.search(r'<section class="ranking">.*?</section>', page, re.S).group(0)
     assert re.findall(r'class="rank-name"[^>]*>([^<]+)<', ranking) == ["Ana", "Bruno"]
@@ -160,12 +164,38 @@ def test_results_page_shows_places_scores_breakdown_tiebreak_and_the_whole_log(a
     log = re.search(r'<details class="log full-log".*?</details>', page, re.S).group(0)
     assert log.startswith('<details class="log full-log">')  # closed: 112 lines were a 12,000 px page (host QA)
     assert [re.sub(r"\s+", " ", line).strip() for line in re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)] == [
-        "<strong>Bruno</strong> left the game.",
+        f"<strong>Bruno</strong> entered 1 meadow of their colour ({bruno}); 3 sheep count.",
+        f"<strong>Ana</strong> entered 1 meadow of their colour ({ana}); 9 sheep count.",
         "<strong>Ana</strong> said all tiles are placed: the game has ended.",
-        "<strong>Ana</strong> entered 1 meadow; 9 sheep count.",
-        "<strong>Bruno</strong> entered 1 meadow; 3 sheep count.",
+        "<strong>Bruno</strong> left the game.",
     ]
+    assert '<ol reversed>' in log  # numbered from the last line down, as on the table page
     assert 'href="/players/Ana"' in ranking  # each name leads to that player's page
+
+
+def test_the_results_and_the_lists_of_tables_say_when_the_game_finished(app, client):
+    """Testers: the results header showed when the game started, where the home page and
+    /tables show when it finished. All say when it finished (a finished table closed the
+    next morning too); the results say when it started beside it."""
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [4, 2])
+    host = host_phone(app, table)
+    assert host.post(f"/t/{table.id}/close", data={"csrf_token": csrf_of(host)}).status_code == 303
+    started, finished, closed = "2026-11-27T19:05:00+00:00", "2026-11-27T20:47:00+00:00", "2026-11-28T09:00:00+00:00"
+    with connect(app.config["DATABASE"]) as db:
+        db.execute(
+            "UPDATE game_tables SET created_at = ?, finished_at = ?, updated_at = ?, closed_at = ? WHERE id = ?",
+            [started, finished, closed, closed, table.id],
+        )
+    with app.test_request_context():
+        finished_words, started_words = i18n.moment(finished), i18n.started_words(started, finished)
+    header = re.search(r'<p class="muted results-when">(.*?)</p>', client.get(f"/t/{table.id}/results").get_data(as_text=True), re.S)
+    header = re.sub(r"[ \n]+", " ", header.group(1)).strip()  # a time's narrow no-break space stays
+    assert header.startswith(f'finished <time datetime="{finished}">{finished_words}</time> · 102 minutes, started at {started_words}')
+    for address in ("/tables", "/players/Ana"):
+        page = client.get(address).get_data(as_text=True)
+        assert f'<time datetime="{finished}">{finished_words}</time>' in page, address
+        assert closed not in page, address
 
 
 def test_results_of_an_unknown_table_is_a_404_page_with_a_sentence(client):
@@ -252,6 +282,17 @@ def test_rematch_of_lobo_deals_new_secret_colours(app, client):
     new = store.table_row(connect(app.config["DATABASE"]), new_id)
     assert new["options"] == {"deal_colors": True}
     assert sorted(new["deal"]) == sorted(set(new["deal"])) and len(new["deal"]) == 3
+
+
+def test_rematch_of_lobo_says_nothing_of_who_starts(app, client):
+    """Testers: the Lobo rematch said "Bruno starts", and Lobo has no turns."""
+    table = create(client, "lobo", ("Ana", "Bruno", "Caio"))
+    play_lobo(client, table, [1, 2, 3])
+    ana = joined(app, table.seats[0])
+    for page in (ana.get(f"/t/{table.id}").get_data(as_text=True), ana.get(f"/t/{table.id}/results").get_data(as_text=True)):
+        offer = re.search(r'<form class="rematch".*?</form>', page, re.S).group(0)
+        assert "The same game, players and options. Every phone here moves to its new seat." in offer
+        assert "starts" not in offer
 
 
 def test_rematch_by_a_phone_that_never_joined_is_refused_and_creates_nothing(app, client):

@@ -26,6 +26,9 @@ class Rules:
     max_players: int
     options: tuple[Option, ...] = ()
     bgg_id: int | None = None  # the game's BoardGameGeek id, when it has one (for exported plays)
+    # Whether players take turns in seating order (the active player of Twenty One and
+    # Qwixx included): then a rematch says who starts it. Lobo has no turns.
+    has_turns: bool = True
 
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
         raw = raw or {}

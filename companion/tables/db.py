@@ -175,6 +175,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX rendered_parts_by_age ON rendered_parts (published_at);
     """,
+    # A rematch given up before its end (closed, so abandoned) is no table of the game night:
+    # the table it was started from leads to it no more (store.unlink_rematch, which closing
+    # such a rematch now does), in a new version, so its phones show the Rematch button again.
+    """
+    UPDATE game_tables SET rematch_id = NULL, rematch_host_sealed = NULL, version = version + 1, moved_by_page = NULL
+        WHERE rematch_id IN (SELECT id FROM game_tables WHERE status = 'abandoned');
+    """,
 ]
 
 

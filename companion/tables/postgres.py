@@ -167,6 +167,11 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX rendered_parts_by_age ON rendered_parts (published_at);
     """,
+    # SQLite's migration 13: a rematch given up before its end leaves the game night
+    """
+    UPDATE game_tables SET rematch_id = NULL, rematch_host_sealed = NULL, version = version + 1, moved_by_page = NULL
+        WHERE rematch_id IN (SELECT id FROM game_tables WHERE status = 'abandoned');
+    """,
 ]
 
 

@@ -390,6 +390,9 @@ STALE_CORRECTION = N_(
     "The table has moved on since your page was loaded: nothing was undone or redone. This is the table as it is now."
 )
 STALE_SKIP = N_("The table has moved on since your page was loaded: nothing was left out. This is the table as it is now.")
+# A second tap on a page whose first tap's answer is slow to come: what moved the table is
+# that first tap, which the player would otherwise believe lost.
+ALREADY_COUNTED = N_("Your first tap was already counted: this second one changed nothing. This is the table as it is now.")
 
 
 def _seen_version(expected_version: Any) -> int | None:
@@ -398,14 +401,22 @@ def _seen_version(expected_version: Any) -> int | None:
     return expected_version
 
 
-def check_expected_version(table: Table, expected_version: Any, stale: Text = STALE_CORRECTION) -> None:
+def _stale(table: Table, viewer: Viewer, sentence: Text) -> ServiceError:
+    """The refusal of a tap made on a page that the table has moved on from: said as
+    `sentence`, unless the move was that page's own tap (its mark on the table)."""
+    if made_by_page(table.row.get("moved_by_page"), viewer.page, table.version):
+        return ServiceError(409, "stale_version", ALREADY_COUNTED)
+    return ServiceError(409, "stale_version", sentence)
+
+
+def check_expected_version(table: Table, viewer: Viewer, expected_version: Any, stale: Text = STALE_CORRECTION) -> None:
     """Any change since `expected_version` makes an undo, a redo or a skip stale."""
     seen = _seen_version(expected_version)
     if seen is not None and seen != table.version:
-        raise ServiceError(409, "stale_version", stale)
+        raise _stale(table, viewer, stale)
 
 
-def _check_tap_is_current(db, table: Table, seat: int, action: dict[str, Any], expected_version: Any) -> None:
+def _check_tap_is_current(db, table: Table, viewer: Viewer, seat: int, action: dict[str, Any], expected_version: Any) -> None:
     """A tap made on a page shown at `expected_version` is refused only if what changed
     since matters to it (the game says, action by action); an undo since always does."""
     seen = _seen_version(expected_version)
@@ -420,7 +431,7 @@ def _check_tap_is_current(db, table: Table, seat: int, action: dict[str, Any], e
             for earlier_seat, earlier_action in later
         ):
             return
-    raise ServiceError(409, "stale_version", STALE_PAGE)
+    raise _stale(table, viewer, STALE_PAGE)
 
 
 def _acting_seat(table: Table, viewer: Viewer, named: Any, action: dict[str, Any]) -> int:
@@ -455,7 +466,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
         table = load(db, table_id)
         refuse_closed(table)
         seat = _acting_seat(table, viewer, named_seat, action)
-        _check_tap_is_current(db, table, seat, action, expected_version)
+        _check_tap_is_current(db, table, viewer, seat, action, expected_version)
         # a host playing their own seat on their own phone is a player like the others
         entered_by_host = viewer.host and seat != viewer.seat
         try:
@@ -492,10 +503,16 @@ def close(db, table_id: str, viewer: Viewer) -> Table:
         raise ServiceError(401, "no_token", N_("Only the host can close this table."))
     if not viewer.host:
         raise ServiceError(403, "host_only", N_("Only the host can close this table."))
-    with writing(db, table_id):
+    row = store.table_row(db, table_id)
+    started_from = None if row is None else row["rematch_of"]  # set with the table, never changed
+    with writing(db, table_id, *([started_from] if started_from else [])):
         table = load(db, table_id)
         refuse_closed(table)
         store.close_table(db, table_id)
+        if started_from and not table.game.is_finished(table.state):
+            # A rematch given up before its end is no table of the evening's: the table it
+            # was started from no longer leads to it, and its Rematch button starts another.
+            store.unlink_rematch(db, started_from, table_id)
         table.row = store.table_row(db, table_id)
     db.snapshots.put((table_id, table.version), table.state)
     return table

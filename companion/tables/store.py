@@ -578,6 +578,19 @@ def set_rematch(db, table_id: str, rematch_id: str, host_sealed: str) -> None:
     announce(db, table_id)  # the old table's phones follow their players to the rematch
 
 
+def unlink_rematch(db, table_id: str, rematch_id: str) -> None:
+    """`table_id`'s rematch `rematch_id` was given up (closed before its end): the table
+    no longer leads to it, its phones no longer follow it, the game night leaves it out,
+    and a new rematch can start. A new version, so every phone's page of the table (and
+    every part rendered for the old one) shows the Rematch button again."""
+    db.execute(
+        "UPDATE game_tables SET rematch_id = NULL, rematch_host_sealed = NULL, version = version + 1, moved_by_page = NULL"
+        " WHERE id = ? AND rematch_id = ?",
+        [table_id, rematch_id],
+    )
+    announce(db, table_id)
+
+
 def rematch_chain(db, table_id: str) -> list[str]:
     """The tables linked by rematches that `table_id` belongs to, first to last: an
     evening's game night."""

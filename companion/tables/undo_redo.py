@@ -30,7 +30,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
         raise ServiceError(400, "malformed_request", N_("The line to go back to must be a whole number."))
     with writing(db, table_id):
         table = load(db, table_id)
-        check_expected_version(table, expected_version)
+        check_expected_version(table, viewer, expected_version)
         refuse_closed(table)
         refuse_after_rematch(table)
         last = store.last_event_in_effect(db, table_id)
@@ -169,7 +169,7 @@ def _redo_offer(
         raise ServiceError(401, "no_token", N_("Join the table with your own link to redo."))
     with writing(db, table_id):
         table = load(db, table_id)
-        check_expected_version(table, expected_version, stale)
+        check_expected_version(table, viewer, expected_version, stale)
         refuse_closed(table)
         refuse_after_rematch(table)
         pending = redoable(db, table)

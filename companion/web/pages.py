@@ -104,11 +104,32 @@ def create_table():
     names = [slots[slot] for slot in filled]
 
     try:
+        host_seat = read_host_seat(filled)
         created = service.create_table(get_db(), slug, names, read_options(GAMES.get(slug), filled, len(slots)))
     except (service.ServiceError, RuleError) as error:
         return render_home(render(error.text), request.form, error.status)
-    phone.remember(created.table.id, "host", created.host_token)
-    return redirect(url_for("pages.join_screen", table_id=created.table.id), 303)
+    table_id = created.table.id
+    phone.remember(table_id, "host", created.host_token)
+    if host_seat is not None:
+        # the host plays: this phone is their seat too, already open here (no code to scan)
+        phone.remember(table_id, "seat", created.seat_tokens[host_seat])
+        service.open_seat(get_db(), table_id, host_seat, phone.phone_id())
+    return redirect(url_for("pages.join_screen", table_id=table_id), 303)
+
+
+def read_host_seat(filled: list[int]) -> int | None:
+    """The seat of the host who plays too, from the name slot they marked "Me" (the field
+    host_plays; a slot left empty takes no seat: see slots_to_seats); None for a host who
+    only keeps the score (host_plays empty, or a form of before that has none)."""
+    chosen = request.form.get("host_plays", "")
+    if not chosen.strip():
+        return None
+    slot = inputs.number_or_none(chosen)
+    if slot not in filled:
+        raise service.ServiceError(
+            422, "host_seat_empty", N_("“Me” is marked beside an empty name: type your name there, or choose “I only keep the score”.")
+        )
+    return filled.index(slot)
 
 
 def read_options(game: Game | None, filled: list[int], slot_count: int) -> dict[str, Any]:
@@ -186,14 +207,30 @@ def join_screen(table_id: str):
     if host_token is None:
         return not_the_host_for_join_codes()
     opened = service.opened_seats(get_db(), table_id)
+    own = own_seat(table_id)
     seats = []
     for seat, name in enumerate(table.names):
+        if seat == own:  # the host's own seat, on this phone: no code to scan
+            seats.append({"seat": seat, "name": name, "own": True})
+            continue
         url = join_url(service.seat_token(host_token, seat))
         seats.append({"seat": seat, "name": name, "url": url, "svg": qr_svg(url), "opened": seat in opened})
     page = render_template(
-        "join.html", table=views.table_view(table), seats=seats, all_open=len(opened) == len(seats), status_seconds=JOIN_STATUS_SECONDS
+        "join.html", table=views.table_view(table), seats=seats, own_seat=own,
+        all_open=len(opened | held_here(own)) == len(seats), status_seconds=JOIN_STATUS_SECONDS,
     )
     return page, 200, {"Cache-Control": "no-store"}  # it carries every seat's join token
+
+
+def own_seat(table_id: str) -> int | None:
+    """The seat this phone holds at the table, if any (the host's, when the host plays)."""
+    token = phone.held(table_id).get("seat")
+    return None if token is None else service.seat_of(get_db(), table_id, token)
+
+
+def held_here(own: int | None) -> set[int]:
+    """The host's own seat counts as open: this phone holds it."""
+    return set() if own is None else {own}
 
 
 @bp.get("/t/<table_id>/join/status")
@@ -205,8 +242,9 @@ def join_status(table_id: str):
     if join_codes_host(table_id) is None:
         return not_the_host_for_join_codes()
     opened = service.opened_seats(get_db(), table_id)
-    seats = [{"seat": seat, "opened": seat in opened} for seat in range(len(names))]
-    return render_template("join_status.html", seats=seats, swap=True), ALL_SEATS_OPEN if len(opened) == len(seats) else 200
+    own = own_seat(table_id)  # its card says "Your seat, on this phone" for good: nothing to swap
+    seats = [{"seat": seat, "opened": seat in opened} for seat in range(len(names)) if seat != own]
+    return render_template("join_status.html", seats=seats, swap=True), ALL_SEATS_OPEN if len(opened | held_here(own)) == len(names) else 200
 
 
 @bp.get("/j/<token>")
@@ -313,7 +351,11 @@ def situation(
         "undone_actions": lambda: [] if acting_for is None else undo_redo.undone_actions(db, table, acting_for, viewer),
         # the host may go back to any line of the log (not once a rematch has started)
         "line_undo": viewer.host and table.row.get("rematch_id") is None and not service.is_closed(table),
-        # read only when the log is not kept already (web/fragments.py): newest first
+        # read only when the log is not kept already (web/fragments.py). Newest first, here
+        # and on the results page: at a table the log is read to see what just happened (did
+        # my tap count, what did Bruno take), and the newest lines come first under the board
+        # without scrolling; the page shows only the newest lines, which oldest first would
+        # start mid-game.
         "read_log": lambda: list(reversed(views.log_view(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
         "read_log_total": lambda: service.log_length(db, table.id),
         # a game that hides parts of actions from some seats (Lobo) shows each seat its own log

@@ -76,9 +76,10 @@ def results_chart(db, table: service.Table, ink: str = "currentColor"):
     return chart.score_chart(series, table.names, label, render(N_("the game, action by action")), ink)
 
 
-def share_text(view: dict[str, Any], game_title: str, started: str) -> str:
-    """The results as a message for the group's chat, in the reader's language."""
-    lines = [f"{game_title} · {i18n.moment(started)}"]
+def share_text(view: dict[str, Any], game_title: str, finished: str) -> str:
+    """The results as a message for the group's chat, in the reader's language, dated when
+    the game finished (as the results page and the lists of tables are)."""
+    lines = [f"{game_title} · {i18n.moment(finished)}"]
     lines += [f"{entry['place']}. {isolated(entry['name'])}: {i18n.whole_number(entry['score'])}" for entry in view["ranking"]]
     lines += list(dict.fromkeys(entry["tiebreak"] for entry in view["ranking"] if entry["tiebreak"]))
     return "\n".join(lines)
@@ -90,7 +91,7 @@ def results_image(table_id: str):
     table = finished_table(table_id)
     db = get_db()
     view = views.table_view(table, phone.page_viewer(db, table_id))
-    lines = share_text(view, render(table.game.title), table.row["created_at"]).split("\n")
+    lines = share_text(view, render(table.game.title), table.row["finished_at"]).split("\n")
     image = chart.results_card(lines[0], lines[1:], results_chart(db, table, ink="#111111"), len(table.names))
     return Response(image, mimetype="image/svg+xml")
 
@@ -108,13 +109,16 @@ def results_page(table_id: str):
         table=view,
         game=table.game,
         viewer=viewer,
-        log=views.log_view(db, table, viewer),
-        started=row["created_at"],
+        # newest first, as on the table page (pages.situation): one order on both
+        log=list(reversed(views.log_view(db, table, viewer))),
+        # when it finished, as the lists of tables say; when it started beside it
+        finished=row["finished_at"],
+        started=i18n.started_words(row["created_at"], row["finished_at"]),
         minutes=play["durationMin"],
         rematch_of=row["rematch_of"],
         night=history.game_night(db, table_id),
         chart=results_chart(db, table),
-        share=share_text(view, render(table.game.title), row["created_at"]),
+        share=share_text(view, render(table.game.title), row["finished_at"]),
         bgstats_url=export.bgstats_url(play),
     )
 

@@ -48,7 +48,11 @@ WORD = re.compile(r"[^\W\d_]+")
 PROGRESSIVE = re.compile(r"\b(?:estou|está|estão|estava|estavam|fica|ficam|continua)\s+\w+(?:ando|endo|indo)\b", re.IGNORECASE)
 
 
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")  # a sentence's named value ("%(time)s") is no Portuguese word
+
+
 def brazilian_forms(text: str) -> list[str]:
+    text = PLACEHOLDER.sub(" ", text)
     found = [f"{word} (write: {BRAZILIAN[word.lower()]})" for word in WORD.findall(text) if word.lower() in BRAZILIAN]
     return found + [f"{phrase} (write: a + infinitive)" for phrase in PROGRESSIVE.findall(text)]
 

@@ -70,6 +70,31 @@ def test_rule_3_start_form_shows_the_spot_worms_table_with_a_note_about_the_defa
     assert "the defaults are the companion&#39;s assumption" in page
 
 
+def spot_worms_folded(page: str) -> str:
+    """The <details> the spot dropdowns are folded in: "open" or "closed"."""
+    opening = re.search(r'<details class="spot-worms"( open)?>\s*<summary>([^<]+)</summary>', page)
+    assert opening is not None and opening.group(2) == "My board prints other numbers"
+    return "open" if opening.group(1) else "closed"
+
+
+def test_rule_3_the_spot_dropdowns_are_folded_until_a_board_prints_other_numbers(client):
+    """Testers: fourteen dropdowns under a sentence made newcomers think they had to fill
+    them. They are folded under "My board prints other numbers", and open when the form
+    comes back with an error (a changed spot, or the one refused, is then in sight)."""
+    assert spot_worms_folded(client.get("/").get_data(as_text=True)) == "closed"
+    page = start_form(client, **{"31": "12"}).get_data(as_text=True)  # refused: a changed spot, and an error
+    assert spot_worms_folded(page) == "open"
+    assert re.search(r'name="heckmeck-barbecue.spot_worms.31"', page)
+    page = client.post("/tables", data={"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page).group(1),
+                                        "game": "heckmeck-barbecue", "player": ["Ana"]}).get_data(as_text=True)
+    assert "Heckmeck Barbecue is played by 2 to 5 players, not 1." in page
+    assert spot_worms_folded(page) == "open"  # any error: whatever it is about is in sight
+    page = client.post("/tables", data={"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page).group(1),
+                                        "game": "heckmeck-barbecue", "player": ["Ana", "Ana"],
+                                        "heckmeck-barbecue.spot_worms.23": "1"}).get_data(as_text=True)
+    assert spot_worms_folded(page) == "open"
+
+
 def test_rule_3_start_form_spot_worms_become_the_option(client):
     response = start_form(client, **{"31": "5", "23": "9"})
     assert response.status_code == 303

@@ -392,3 +392,46 @@ def test_rule_4_revealing_a_colour_asks_once_more_it_cannot_be_hidden_again(app,
         assert reveal in summary and "<button" not in summary
         assert confirm in rest and json.dumps(REVEAL) in rest
         assert page.count(json.dumps(REVEAL)) == 1  # no other way to reveal
+
+
+def test_rule_4_no_reveal_is_offered_once_all_tiles_are_placed(app, client):
+    """Testers: "Reveal my colour" was still offered after all tiles were placed, where the
+    count that comes next reveals the colour anyway."""
+    table = lobo_table(client, ("Rita", "Sam"))
+    rita = phone_of(app, table, 0)
+    assert "Reveal my colour" in rita.get(f"/t/{table['id']}").text
+    assert post(client, table, table["host"], END).status_code == 200
+    page = html.unescape(rita.get(f"/t/{table['id']}").text)
+    assert "Reveal my colour" not in page and json.dumps(REVEAL) not in page
+    assert "entering the meadows shows your colour to everyone" in page  # what reveals it now
+
+
+def test_rule_4_the_log_names_every_colour_once_the_final_count_is_done(app, client):
+    """The README promises every secret colour in the log once the count is done; "Sam
+    revealed their colour" stayed unnamed (dealt colours are recorded by no line)."""
+    table = lobo_table(client, ("Rita", "Sam"))
+    colors = [
+        client.get(f"/api/tables/{table['id']}", headers=table["bearer"][seat]).get_json()["state"]["seats"][seat]["color"]
+        for seat in range(2)
+    ]
+    names = [GAME.color_names[color].msgid for color in colors]
+    assert post(client, table, table["bearer"][1], REVEAL).status_code == 200
+    assert post(client, table, table["host"], END).status_code == 200
+    assert post(client, table, table["bearer"][0], meadows(meadow(4), meadow(6))).status_code == 200
+
+    def lines(reader):
+        return [event["text"] for event in client.get(f"/api/tables/{table['id']}/log", headers=reader).get_json()["events"]]
+
+    # during the count, the line says nothing a phone may not know
+    for reader in ({}, table["bearer"][0], table["bearer"][1]):
+        assert lines(reader)[0] == "revealed their colour."
+    assert post(client, table, table["bearer"][1], meadows()).status_code == 200  # the last count: the game is over
+    for reader in ({}, table["bearer"][0], table["host"]):
+        assert lines(reader) == [
+            f"revealed their colour: {names[1]}.",
+            "said all tiles are placed: the game has ended.",
+            f"entered 2 meadows of their colour ({names[0]}); the largest valid one counts: 6 sheep.",
+            f"entered no meadow of their colour ({names[1]}): 0 sheep count.",
+        ]
+    log = html.unescape(phone_of(app, table, 0).get(f"/t/{table['id']}").text)
+    assert f"revealed their colour: {names[1]}." in log  # the table page's log too

@@ -130,6 +130,7 @@ class Lobo(Game):
     min_players = 2
     max_players = 4
     watchers_see_the_same_table = False  # each phone shows its own secret colour
+    has_turns = False  # every seat acts whenever it wants
     colors = COLORS
     color_names = COLOR_NAMES
     max_sheep = MAX_SHEEP
@@ -491,13 +492,26 @@ class Lobo(Game):
             return N_("recorded the colour they drew: %(color)s.", color=COLOR_NAMES[action["color"]])
         if kind == "choose_color":
             return N_("recorded the colour they drew.")
+        # Once the final count is done every colour is shown to everyone, the log too: the
+        # colour held then (a revealed tile recorded wrong was mended before the end).
+        shown_color = COLOR_NAMES.get(state["seats"][seat]["color"]) if self.is_finished(state) else None
         if kind == "reveal":
+            if shown_color is not None:
+                return N_("revealed their colour: %(color)s.", color=shown_color)
             return N_("revealed their colour.")
         if kind == "abandon":
             return N_("left the game.")
         if kind == "end":
             return N_("said all tiles are placed: the game has ended.")
         meadows = action["meadows"]
+        if shown_color is not None:
+            if not meadows:
+                return N_("entered no meadow of their colour (%(color)s): 0 sheep count.", color=shown_color)
+            return NP_(
+                "entered %(num)s meadow of their colour (%(color)s); %(sheep)s sheep count.",
+                "entered %(num)s meadows of their colour (%(color)s); the largest valid one counts: %(sheep)s sheep.",
+                len(meadows), sheep=counting_meadow(meadows), color=shown_color,
+            )
         if not meadows:
             return N_("entered no meadow of their colour: 0 sheep count.")
         return NP_(

@@ -4,7 +4,7 @@ taps to add a point, in turn; the first to three wins. Everything it needs is he
 
 from companion.games.base import TWO, Game, Scene, rank, require_seat_turn
 from companion.games.errors import RuleError
-from companion.games.schema import SEAT, ApiSchemas, action, array, obj
+from companion.games.schema import ApiSchemas, action, array, obj
 from companion.games.text import N_
 
 TARGET = 3

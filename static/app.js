@@ -717,3 +717,13 @@
   document.addEventListener("htmx:load", fit);
   window.addEventListener("resize", fit);
 })();
+
+// /tv (templates/tv.html): a code refused comes back in its field, selected, so the remote
+// types the right one over it instead of deleting it a character at a time.
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    const refused = document.querySelector("#tv-code[aria-invalid]");
+    if (refused) refused.select();
+  });
+})();

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from .. import inputs
+from ..games.text import N_
+from ..i18n import render
 from ..tables import service
 from ..tables.db import get_db
 from . import push, views
@@ -66,3 +68,33 @@ def screen_events(table_id: str):
         return render_template("screen_body.html", **screen_context(service.load(db, table_id)))
 
     return push.held_connection(table_id, body, lambda rematch_id: url_for("screen.screen", table_id=rematch_id))
+
+
+# --- /tv: a short address for a TV, which cannot scan the screen's QR code -----------------
+# What a remote's keyboard may send back into the field: the code and a little slack.
+TYPED_CODE_MAX_LENGTH = 20
+
+
+@bp.app_template_global()
+def tv_address() -> str:
+    """The short address a TV opens to show a table's screen (the host's join page says it)."""
+    return base_url() + url_for("screen.tv")
+
+
+@bp.get("/tv")
+def tv():
+    """A big field for the table's code, typed with a remote (in any case: a TV's keyboard
+    often starts in lower case, and spaces it adds are left out), leading to that table's
+    screen. A code of the wrong shape, or of no table, gets a sentence and the field again."""
+    typed = request.args.get("code")
+    if typed is None:
+        return render_template("tv.html", typed="", error=None)
+    code = "".join(typed.split()).upper()
+    shown = typed if len(typed) <= TYPED_CODE_MAX_LENGTH and typed.isprintable() else ""
+    if not service.is_table_id(code):
+        error = N_("A table's code has six letters and digits (never 0, 1, I, L or O): the host's phone shows it.")
+        return render_template("tv.html", typed=shown, error=render(error)), 422
+    if service.version_and_rematch(get_db(), code) is None:
+        error = N_("No table has the code %(code)s: check it on the host's phone.", code=code)
+        return render_template("tv.html", typed=shown, error=render(error)), 404
+    return redirect(url_for("screen.screen", table_id=code), 303)

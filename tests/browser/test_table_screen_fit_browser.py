@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.games import GAMES
+from companion.games.qwixx import white_choices
 
 from .late_tables import BUILDERS, NAMES, PHASES, ApiTable
 
@@ -419,3 +420,141 @@ def test_a_long_name_in_the_table_screens_last_line_is_never_cut_inside_the_word
         assert screen.evaluate("document.documentElement.scrollWidth") == size[0]
 
     sweep([(HD,), (TABLET,), (TV,)], one_line)
+
+
+# --- issue 39: every number a player reads from the sofa ----------------------------------------
+# From three metres a player reads nothing under about 24 px on a 720p TV; on a 1080p TV of
+# the same size that is 36 px. What a player must read: the scores, the sheets' numbers
+# (not the small number printed in the corner of a Twenty One field: the same 6 to 1 in every
+# row, as on paper), the tiles, the dice, the turn's figures and the last action.
+READ_FROM_THE_SOFA_PX = {HD: 24, TV: 36}
+NUMBERS_READ = ", ".join([
+    ".player-points", ".player-score strong", ".qx-total", ".tw-total", ".rank-score", ".place-number", ".lobo-total",
+    ".qx-cell:not(.qx-lock)", ".qx-row-score", ".tw-entry", ".tw-mark", ".tw-row-score strong",
+    ".tile-value", ".die", ".qx-die", ".tw-die", ".qx-white-sum strong", ".turn-figures dd",
+    ".outcome",
+])
+
+SIZES_AND_OVERFLOWS = """(selector) => {
+  const visible = element => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== "hidden";
+  // Text drawn beyond the left or right of `box` (its own text, not a screen reader's).
+  const outside = (element, box) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.data.trim() || node.parentElement.closest(".visually-hidden")) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      if ([...range.getClientRects()].some(r => r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1))) return true;
+    }
+    return false;
+  };
+  const numbers = [...document.querySelectorAll("#screen :is(" + selector + ")")].filter(visible);
+  const container = element => element.closest(".qx-cell, .tw-field, .tw-row-score, .tile, .spot, .die, .qx-die, .tw-die, .qx-sheet, .tw-sheet, .player, .place, .outcome, .turn") || element;
+  return numbers.map(element => ({
+    text: element.textContent.trim().slice(0, 30), kind: (element.className.baseVal ?? element.className) || element.tagName,
+    size: parseFloat(getComputedStyle(element).fontSize),
+    past: element.matches(".outcome") ? false : outside(element, container(element).getBoundingClientRect()),
+  }));
+}"""
+
+
+def check_numbers_read_from_the_sofa(screen: Page, size: tuple[int, int], where: str) -> list[dict]:
+    numbers = screen.evaluate(SIZES_AND_OVERFLOWS, NUMBERS_READ)
+    assert numbers, where
+    least = READ_FROM_THE_SOFA_PX[size]
+    small = sorted({(item["kind"], item["size"]) for item in numbers if item["size"] < least - 0.01})
+    assert not small, f"{where}: numbers under {least} px: {small}"
+    past = [(item["kind"], item["text"]) for item in numbers if item["past"]]
+    assert not past, f"{where}: numbers drawn past their cell or card: {past}"
+    return numbers
+
+
+def test_every_number_a_player_reads_on_the_table_screen_is_24_px_at_720p_at_each_games_most_players(live_server, new_phone, shots_dir):
+    """Issue 39: at 1280 x 720, Qwixx's sheet cells were 13 px, Twenty One's digits 15 px,
+    the last action 27 px at best and 18 px in games without turns; at 1080p Qwixx's cells
+    were 21 px. Late in play and finished, with long names, and the screen still fits."""
+    screens = {size: open_screen(new_phone, live_server.url, None, size) for size in (HD, TV)}
+
+    def readable(slug, phase):
+        players = GAMES[slug].max_players
+        table = BUILDERS[slug](live_server.url, players, phase)
+        for size, screen in screens.items():
+            where = f"{slug}, {players} players, {phase}, {size[0]} x {size[1]}"
+            show(screen, live_server.url, table.id)
+            check_fits(screen, players, phase == "finished", where)
+            check_numbers_read_from_the_sofa(screen, size, where)
+            screen.screenshot(path=str(shots_dir / f"tv-numbers-{slug}-{players}-{phase}-{size[0]}.png"))
+
+    sweep(MOST, readable)
+
+
+def qwixx_ending_below_zero(url: str, players: int) -> ApiTable:
+    """Qwixx where the third player (Carla at the table of the issue) crosses red 2, 3, 4 and
+    yellow 2 (7 points) from the others' white sums and passes on each of their own turns:
+    the fourth penalty ends the game at -13. The others cross the white sum where they can."""
+    table = ApiTable(url, "qwixx", players)
+    carla, plan = 2, [(2, "red"), (3, "red"), (4, "red"), (2, "yellow")]
+    ones = {die: 1 for die in ("red", "yellow", "green", "blue")}
+    sums = iter(range(2, 100))
+    while table.view["status"] != "finished":
+        active = table.view["current_seat"]
+        total = plan[0][0] if active != carla and plan else 2 + next(sums) % 11
+        white1 = max(1, total - 6)
+        table.act(active, {"type": "roll", "dice": {"white1": white1, "white2": total - white1, **ones}})
+        for seat in range(players):
+            if seat == carla:
+                row = plan.pop(0)[1] if active != carla and plan and plan[0][0] == total else None
+            else:
+                choices = white_choices(table.state, seat) if seat == active else []
+                row = choices[0]["row"] if choices else None
+            table.act(seat, {"type": "white", "row": row})
+        if table.view["status"] != "finished":
+            table.act(active, {"type": "colour", "row": None})
+    assert table.view["ranking"][-1]["score"] == -13, table.view["ranking"]
+    return table
+
+
+def test_the_qwixx_end_screen_keeps_a_negative_total_and_two_digit_numbers_inside_their_boxes(live_server, new_phone, shots_dir):
+    """Issue 39: at the Qwixx end screen "−13 points" ran past Carla's card, and 10, 11 and
+    12 past their cells."""
+    screens = {size: open_screen(new_phone, live_server.url, None, size) for size in (HD, TV)}
+
+    def inside(players):
+        table = qwixx_ending_below_zero(live_server.url, players)
+        for size, screen in screens.items():
+            where = f"qwixx, {players} players, finished below zero, {size[0]} x {size[1]}"
+            show(screen, live_server.url, table.id)
+            numbers = check_numbers_read_from_the_sofa(screen, size, where)
+            assert any(item["text"] == "−13 points" for item in numbers if "qx-total" in item["kind"]), where
+            assert measured(screen, True)["scroll"] == list(size), where
+            screen.screenshot(path=str(shots_dir / f"tv-qwixx-below-zero-{players}-{size[0]}.png"))
+
+    sweep([(players,) for players in range(3, GAMES["qwixx"].max_players + 1)], inside)
+
+
+CARDS = """() => [...document.querySelectorAll("#screen .players .player")].map(card => {
+  const box = card.getBoundingClientRect(), of = selector => card.querySelector(selector).getBoundingClientRect();
+  const name = of(".player-name"), tile = of(".tile.small"), score = of(".player-score strong");
+  return {name: card.querySelector(".player-name").textContent, tileLeft: Math.round(tile.left - box.left),
+          scoreRight: Math.round(box.right - score.right), nameAbove: name.bottom <= Math.min(tile.top, score.top) + 1};
+})"""
+
+
+def test_the_pickomino_players_cards_are_laid_out_alike_whatever_the_names(live_server, new_phone):
+    """Issue 39: a long name put the worms under the name on one card, the tile under it on
+    another, both beside it on a third. Now every card has its name on top, and under it the
+    top tile and the worms in the same places."""
+    screens = {size: open_screen(new_phone, live_server.url, None, size) for size in (HD, TV)}
+
+    def alike(players, phase):
+        table = BUILDERS["pickomino"](live_server.url, players, phase)
+        for size, screen in screens.items():
+            show(screen, live_server.url, table.id)
+            cards = screen.evaluate(CARDS)
+            where = f"pickomino, {players} players, {size[0]} x {size[1]}"
+            assert len(cards) == players, where
+            assert all(card["nameAbove"] for card in cards), (where, cards)
+            assert len({card["tileLeft"] for card in cards}) == 1, (where, cards)
+            assert len({card["scoreRight"] for card in cards}) == 1, (where, cards)
+
+    sweep([(players, "late") for players in range(2, GAMES["pickomino"].max_players + 1)], alike)

@@ -137,6 +137,8 @@ def shell(tables: Tables) -> list[Scene]:
     scenes.append(page("error-join-codes-of-another-phone", stranger, f"/t/{table_id}/join", 403))
     scenes.append(page("error-unknown-table", stranger, "/t/ZZZZZZ", 404))
     scenes.append(page("error-bad-join-link", stranger, "/j/not-a-token", 404))
+    scenes.append(page("tv", stranger, "/tv", 200))
+    scenes.append(page("tv-wrong-code", stranger, "/tv?code=EMEW", 422))
     scenes.append(page("error-wrong-method", stranger, f"/t/{table_id}/act", 405))
     scenes.append(Scene(
         "error-stale-form",
@@ -194,5 +196,5 @@ SCENE_NAMES = [
     "rematch-started", "table-screen", "results-before-the-end", "players", "player", "player-unknown",
     "join-codes", "host-table", "refused-tap", "home-refused-start",
     "error-join-codes-of-another-phone", "error-unknown-table", "error-bad-join-link",
-    "error-wrong-method", "error-stale-form", "home",
+    "error-wrong-method", "error-stale-form", "tv", "tv-wrong-code", "home",
 ]

@@ -5,6 +5,7 @@ point group "companion.games"; nothing else in the companion names it."""
 from __future__ import annotations
 
 import json
+import random
 import os
 import subprocess
 import sys
@@ -88,3 +89,20 @@ print(json.dumps(seen))
     assert "tally" in seen.pop("registry")
     assert seen == {"home": True, "board": True, "button": True, "winner": "Ana", "styles": True, "script": True,
                     "guide": True, "openapi": True}
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_game_plays_its_screen_scenes_late_and_finished_at_every_player_count(slug):
+    """The tables the TV tests build come from the game's package (Game.screen_scenes): at
+    every player count, "late" is still in play and "finished" is over with a ranking."""
+    game = GAMES[slug]
+    for players in range(game.min_players, game.max_players + 1):
+        names = tuple(f"Player {seat + 1}" for seat in range(players))
+        for phase, scene in game.screen_scenes(names).items():
+            assert scene.players == names
+            effective = game.effective_options(scene.options)
+            state = game.setup(list(names), effective, game.deal(list(names), effective, random.Random(0)))
+            for seat, action in scene.actions:
+                state = game.apply(state, seat, action)
+            assert game.is_finished(state) == (phase == "finished"), (slug, players, phase)
+            assert (game.ranking(state) is not None) == (phase == "finished")

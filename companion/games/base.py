@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -27,6 +28,37 @@ class Scene:
     actions: tuple[tuple[int, dict[str, Any]], ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     seen_by: int = 0
+
+
+class ScenePlay:
+    """A game played on its engine to write a Scene: every action checked by the rules and
+    kept in order; `state` (the table's public state, as every phone and the API see it) and
+    `current_seat` / `finished` tell a scene's script what to do next."""
+
+    def __init__(self, game: Game, names: tuple[str, ...], options: dict[str, Any] | None = None):
+        self.game, self.names, self.options = game, tuple(names), options or {}
+        effective = game.effective_options(self.options)
+        self._state = game.setup(list(names), effective, game.deal(list(names), effective, random.Random(0)))
+        self.actions: list[tuple[int, dict[str, Any]]] = []
+
+    def act(self, seat: int, action: dict[str, Any]) -> None:
+        self._state = self.game.apply(self._state, seat, action)
+        self.actions.append((seat, action))
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.game.public_state(self._state, None)
+
+    @property
+    def current_seat(self) -> int | None:
+        return self.game.current_seat(self._state)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_finished(self._state)
+
+    def scene(self) -> Scene:
+        return Scene(self.names, tuple(self.actions), self.options)
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import GAMES
+from companion.games import GAMES, wormdice
+from companion.games.base import ScenePlay
 
-from .late_tables import BUILDERS, PHASES, PICKOMINO_FACES, ApiTable, failed, scored
+from .late_tables import BUILDERS, PHASES, ApiTable
 
 # Crossed-off Qwixx numbers are faint on purpose: gone from play, as a stroke on paper.
 FAINT_ON_PURPOSE = ".qx-gone"
@@ -115,10 +116,14 @@ def test_every_text_reads_on_the_pages_of_every_game_in_both_schemes(live_server
 @pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_a_tile_turned_over_on_the_grill_still_reads(live_server, new_phone, scheme):
     """helper QA: a turned-over tile's number and "out" were grey on grey at 3.34:1."""
+    pickomino = GAMES["pickomino"]
+    play = ScenePlay(pickomino, ("Ana", "Bruno"))
+    wormdice.scored(play, 21, pickomino.dice.faces)
+    wormdice.scored(play, 22, pickomino.dice.faces)
+    wormdice.failed(play, 3)  # 21 goes back to the grill, and the highest tile there, 36, is turned over
     table = ApiTable(live_server.url, "pickomino", 2)
-    scored(table, 21, PICKOMINO_FACES)
-    scored(table, 22, PICKOMINO_FACES)
-    failed(table, 3)  # 21 goes back to the grill, and the highest tile there, 36, is turned over
+    for seat, action in play.actions:
+        table.act(seat, action)
     assert [tile["value"] for tile in table.state["grill"] if not tile["face_up"]] == [36]
     phone = new_phone(color_scheme=scheme)
     phone.goto(table.join_urls[1])

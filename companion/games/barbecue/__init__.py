@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import wormdice
-from ..base import THREE, TWO, Option, Scene, explain_ties, rank
+from ..base import THREE, TWO, Option, Scene, ScenePlay, explain_ties, rank
 from ..errors import MALFORMED_OPTION, MalformedAction, RuleError
 from ..schema import COUNT, SEAT, SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
 from ..text import N_, NP_, Text, listing, shown
@@ -179,6 +179,28 @@ class Barbecue(wormdice.WormDiceGame):
                 + tuple((turn % 2, set_aside(1, 8)) for turn in range(13)),
             ),
         }
+
+    def screen_scenes(self, names: tuple[str, ...]) -> dict[str, Scene]:
+        """Late: plates on the grill, a steal, a second plate closing a spot, snails taken and
+        placed by failures, a turn under way. Finished: plates on 24, 23, 28, 27, 36, then
+        failures until the snails run out; they send back the plates of 36, 28 and 27 (their
+        owners keep the worms): ties with plates (the higher plate wins) and without (shared)."""
+        faces, players = self.dice.faces, len(names)
+        plays = {"late": ScenePlay(self, names), "finished": ScenePlay(self, names)}
+        for play in plays.values():
+            for total in [24, 23, 28, 27, 36][:players]:
+                wormdice.scored(play, total, faces)
+        while not plays["finished"].finished:
+            wormdice.failed(plays["finished"])
+        late = plays["late"]
+        for total in [40, 28, None, 27, 33, 31, 35, 30, 29, None, 25, 26][: 3 * players]:
+            if total is None:
+                wormdice.failed(late)
+            else:
+                wormdice.scored(late, total, faces)
+        wormdice.turn_under_way(late, faces, [1, 3, 3, 4])
+        return {name: play.scene() for name, play in plays.items()}
+
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         spot_worms = options["spot_worms"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import THREE, TWO, Game, Option, Scene, explain_ties, rank
+from ..base import THREE, TWO, Game, Option, Scene, ScenePlay, explain_ties, rank
 from ..errors import MalformedAction, RuleError
 from ..schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
 from ..text import N_, NC_, NP_, Text, isolated, listing, shown
@@ -251,6 +251,28 @@ class Lobo(Game):
         if not options["deal_colors"]:
             return None
         return rng.sample(COLORS, len(players))
+
+    def screen_scenes(self, names: tuple[str, ...]) -> dict[str, Scene]:
+        """Colours recorded, some revealed; seat 0 leaves first (bonus 6), seat 2 second (3);
+        the tiles are placed and each enters several meadows. Late: the last player's meadows
+        are missing. Finished: 4 + 6 ties 10 (the larger meadow decides), 5 + 3 ties 8."""
+        kinds = [(True, False), (False, False), (True, True), (True, False), (False, False)]
+        entered = [(4, 9, 12, 2), (10, 14, 6, 3, 11), (5, 8, 7), (8, 4, 9, 2, 12)]
+        players, plays = len(names), {}
+        for phase, last in (("late", len(names) - 1), ("finished", len(names))):
+            play = plays[phase] = ScenePlay(self, names, {"deal_colors": False})
+            for seat, colour in zip(range(players), ("red", "blue", "yellow", "black")):
+                play.act(seat, {"type": "choose_color", "color": colour})
+            play.act(1, {"type": "reveal"})
+            play.act(0, {"type": "abandon"})
+            if players > 2:
+                play.act(2, {"type": "abandon"})
+            play.act(1, {"type": "end"})
+            for seat in range(last):
+                sheep = entered[seat]
+                play.act(seat, {"type": "meadows", "meadows": [{"sheep": count, "fenced": fenced, "wolf": wolf} for count, (fenced, wolf) in zip(sheep, kinds)]})
+        return {phase: play.scene() for phase, play in plays.items()}
+
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         if options["deal_colors"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import wormdice
-from ..base import THREE, TWO, Option, Scene, explain_ties, rank
+from ..base import THREE, TWO, Option, Scene, ScenePlay, explain_ties, rank
 from ..errors import MalformedAction, RuleError
 from ..schema import SEAT_OR_NULL, ApiSchemas, array, nullable, obj, ref
 from ..text import N_, NP_, Text, isolated, listing
@@ -101,6 +101,22 @@ class Pickomino(wormdice.WormDiceGame):
             # Ana and Bruno take the highest tile in turn: 20 worms each, the highest tile decides.
             "finished": Scene(TWO, tuple((turn % 2, set_aside(worm, 8)) for turn in range(16))),
         }
+
+    def screen_scenes(self, names: tuple[str, ...]) -> dict[str, Scene]:
+        """Eight worms (40) take the highest tile on the grill, turn after turn: late, 13 tiles
+        taken, a failure (a tile back on the grill) and a turn under way with a roll; finished,
+        all 16 taken, which ties players on worms (with 7: two ties) broken by the highest tile."""
+        faces = self.dice.faces
+        finished = ScenePlay(self, names)
+        for _ in range(16):
+            wormdice.scored(finished, 40, faces)
+        late = ScenePlay(self, names)
+        for _ in range(13):
+            wormdice.scored(late, 40, faces)
+        wormdice.failed(late, 3)
+        wormdice.turn_under_way(late, faces, [1, 1, 2, 3])
+        return {"late": late.scene(), "finished": finished.scene()}
+
 
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         return {

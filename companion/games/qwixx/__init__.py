@@ -13,9 +13,10 @@ once the step in progress is over.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from ..base import THREE, TWO, Game, Scene, explain_ties, rank, require_seat_turn
+from ..base import THREE, TWO, Game, Scene, ScenePlay, explain_ties, rank, require_seat_turn
 from ..errors import MalformedAction, RuleError
 from ..schema import SEAT, ApiSchemas, action, array, nullable, obj, ref
 from ..text import N_, NC_, NP_, Text, listing, shown
@@ -154,6 +155,15 @@ class Qwixx(Game):
     row_score = staticmethod(row_score)
 
     # --- setting up -----------------------------------------------------------------
+    def screen_scenes(self, names: tuple[str, ...]) -> dict[str, Scene]:
+        """Late: a seeded game of careful players (crossing what skips at most one number, a
+        roller with a penalty bolder), four to six turns each: many crosses, penalties, the
+        white sum chosen by half the players. Finished: seats 0 and 1 cross a green 12, then
+        everyone crosses red and yellow 2..6 and 12 with the white sum, locking both rows:
+        ties on 57 (seats 0 and 1) and on 56 (the others) that the rules leave shared."""
+        return {"late": _late_game(self, names), "finished": _finished_game(self, names)}
+
+
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         return {
             "players": list(players),
@@ -493,3 +503,63 @@ class Qwixx(Game):
 
 
 GAME = Qwixx()
+
+
+# --- scenes: what screen_scenes plays -----------------------------------------------------------
+def _skipped(sheet: dict[str, Any], row: str, number: int) -> int:
+    crossed = sheet["rows"][row]
+    last = ROW_NUMBERS[row].index(crossed[-1]) if crossed else -1
+    return ROW_NUMBERS[row].index(number) - last - 1
+
+
+def _finished_game(game: Qwixx, names: tuple[str, ...]) -> Scene:
+    play, players = ScenePlay(game, names), len(names)
+    ones = {die: 1 for die in ROWS}
+    play.act(0, {"type": "roll", "dice": {"white1": 6, "white2": 6, **ones}})
+    for seat in range(players):
+        play.act(seat, {"type": "white", "row": "green" if seat < 2 else None})
+    play.act(0, {"type": "colour", "row": None})
+    for row, total in ((row, total) for row in ("red", "yellow") for total in (2, 3, 4, 5, 6, 12)):
+        active = play.current_seat
+        dice = {die: 1 for die in ROWS if die not in play.state["locked"]}
+        white1 = 1 if total < 12 else 6
+        play.act(active, {"type": "roll", "dice": {"white1": white1, "white2": total - white1, **dice}})
+        for seat in range(players):
+            play.act(seat, {"type": "white", "row": row})
+        if not play.finished:
+            play.act(active, {"type": "colour", "row": None})
+    return play.scene()
+
+
+def _late_game(game: Qwixx, names: tuple[str, ...]) -> Scene:
+    play, players = ScenePlay(game, names), len(names)
+    rng = random.Random(21)
+    turns = 0
+    while True:
+        active = play.current_seat
+        dice = {die: rng.randint(1, 6) for die in ("white1", "white2", *ROWS)}
+        play.act(active, {"type": "roll", "dice": {die: face for die, face in dice.items() if die not in play.state["locked"]}})
+        turns += 1
+        locking = bool(play.state["locked"])  # one row locked at most: a second ends the game
+        for seat in range(players):
+            if turns > 4 * players + 2 and seat >= (players + 1) // 2:
+                return play.scene()  # the white sum: still waiting for some players
+            sheet = play.state["sheets"][seat]
+            reach = 3 if seat == active and sheet["penalties"] else 1  # a penalty makes the roller bolder
+            choices = [c for c in white_choices(play.state, seat) if _skipped(sheet, c["row"], c["number"]) <= reach]
+            choices = [c for c in choices if not (c["locks"] and locking)]
+            if choices and choices[0]["locks"]:
+                locking = True
+            play.act(seat, {"type": "white", "row": choices[0]["row"] if choices else None})
+        sheet = play.state["sheets"][active]
+        careful = not sheet["penalties"] or play.state["active_crossed"]
+        choices = [c for c in colour_choices(play.state, active) if not (c["locks"] and play.state["locked"])]
+        if careful:
+            choices = [c for c in choices if _skipped(sheet, c["row"], c["number"]) <= 1]
+        else:
+            choices.sort(key=lambda c: _skipped(sheet, c["row"], c["number"]))
+        if choices:
+            play.act(active, {"type": "colour", "row": choices[0]["row"], "white": choices[0]["white"]})
+        else:
+            play.act(active, {"type": "colour", "row": None})
+        assert not play.finished, "the seeded Qwixx game ended before its late point"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import THREE, TWO, Game, Option, Scene, explain_ties, rank
+from ..base import THREE, TWO, Game, Option, Scene, ScenePlay, explain_ties, rank
 from ..errors import MALFORMED_OPTION, MalformedAction, RuleError
 from ..schema import COUNT, SEAT, ApiSchemas, action, array, nullable, obj, ref
 from ..text import N_, NP_, Text, listing, shown
@@ -416,6 +416,34 @@ class TwentyOne(Game):
         left = iter(free)
         return [letter if letter is not None else next(left) for letter in chosen]
 
+    def screen_scenes(self, names: tuple[str, ...]) -> dict[str, Scene]:
+        """Late: a seeded game where everyone writes every die that fits, until a sheet is on
+        its last row, then a roll half written. Finished: five rounds of all ones; seats 2 and 3
+        cross a field in round 2 (their last row stays short): ties the rules leave shared."""
+        players, ones = len(names), {colour: 1 for colour in COLORS}
+        finished = ScenePlay(self, names)
+        round_ = 0
+        while not finished.finished:
+            round_ += 1
+            finished.act(finished.current_seat, {"type": "roll", "dice": ones})
+            for seat in range(players):
+                fits = _fitting(finished.state["sheets"][seat], ones)
+                if (round_ == 2 and seat in (2, 3)) or not fits:
+                    finished.act(seat, {"type": "cross"})
+                else:
+                    finished.act(seat, {"type": "enter", "colors": fits})
+        late, rng = ScenePlay(self, names), random.Random(21)
+        while True:
+            roll = {colour: rng.randint(1, 6) for colour in COLORS}
+            last_row = any(sheet["row"] == 4 for sheet in late.state["sheets"])
+            late.act(late.current_seat, {"type": "roll", "dice": roll})
+            for seat in range(players):
+                if last_row and seat >= players // 2:
+                    return {"late": late.scene(), "finished": finished.scene()}
+                fits = _fitting(late.state["sheets"][seat], roll)
+                late.act(seat, {"type": "enter", "colors": fits} if fits else {"type": "cross"})
+
+
     def setup(self, players: list[str], options: dict[str, Any], deal: Any = None) -> dict[str, Any]:
         if deal is None:  # no shell drew the sheets
             deal = self.deal(players, options, None)
@@ -786,3 +814,10 @@ def parse_dice(dice: Any) -> dict[str, int]:
 
 
 GAME = TwentyOne()
+
+
+def _fitting(sheet: dict[str, Any], roll: dict[str, int]) -> list[str]:
+    """The dice that fit the sheet's current row (at most their field's number, unused): what
+    screen_scenes' players write."""
+    row = sheet["rows"][sheet["row"]]
+    return [field["color"] for field in row["fields"] if field["entry"] is None and not field["crossed"] and roll[field["color"]] <= field["value"]]

@@ -8,10 +8,11 @@ goes on or how it ended; the game module then claims or fails.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import Game, require_seat_turn
+from ..base import Game, ScenePlay, require_seat_turn
 from ..errors import MalformedAction, RuleError
 from ..schema import COUNT, SEAT, TEXT, action, array, nullable, obj, ref
 from ..text import N_, NP_, Text, shown
@@ -389,3 +390,43 @@ def api_last_turn(outcomes: list[str], fields: dict[str, Any]) -> dict[str, Any]
             required=["seat", "total", "outcome", *fields, "text"],
         )
     )
+
+
+# --- scenes: what the worm-dice games' screen_scenes play ---------------------------------------
+def groups_making(total: int, faces: tuple) -> list[tuple[Any, int]]:
+    """Groups (face, count) of different faces, a worm among them, eight dice at most,
+    adding up to `total`."""
+    others = [face for face in faces if face != WORM]
+    for worms in range(1, DICE_COUNT + 1):
+        rest = total - WORM_VALUE * worms
+        if rest == 0:
+            return [(WORM, worms)]
+        for size in range(1, 4):
+            for chosen in itertools.combinations(others, size):
+                for counts in itertools.product(range(1, DICE_COUNT + 1), repeat=size):
+                    if worms + sum(counts) <= DICE_COUNT and sum(f * c for f, c in zip(chosen, counts)) == rest:
+                        return [(WORM, worms), *zip(chosen, counts)]
+    raise ValueError(total)
+
+
+def scored(play: ScenePlay, total: int, faces: tuple) -> None:
+    """The player to move sets aside dice making `total` and stops (unless the dice ended the
+    turn by themselves)."""
+    seat = play.current_seat
+    for face, count in groups_making(total, faces):
+        play.act(seat, set_aside_action(face, count))
+    turn = play.state.get("turn")
+    if turn is not None and turn["kept"]:
+        play.act(seat, {"type": "stop"})
+
+
+def failed(play: ScenePlay, face: int = 1) -> None:
+    """The player to move sets all eight dice aside as `face`, no worm: the turn fails."""
+    play.act(play.current_seat, set_aside_action(face, DICE_COUNT))
+
+
+def turn_under_way(play: ScenePlay, faces: tuple, roll: list) -> None:
+    seat = play.current_seat
+    play.act(seat, set_aside_action(WORM, 2))
+    play.act(seat, set_aside_action(faces[-1] if faces[-1] != WORM else 4, 2))
+    play.act(seat, {"type": "roll", "dice": roll})

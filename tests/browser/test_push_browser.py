@@ -115,6 +115,35 @@ def test_push_a_phone_not_yet_tapped_asks_for_one_tap_and_a_screen_reader_is_tol
     expect(caio.locator("[data-turn-said]")).to_have_text("")
 
 
+def test_push_a_table_is_pushed_gzipped_in_a_few_kilobytes_and_painted(push_server, new_phone):
+    """Issue 44: Twenty One pushed 37 KB of text for every tap, as the pages came gzipped.
+    Chromium asks for gzip on the held connection and decodes each event as it comes: the
+    table is painted, from a tenth of its bytes on the wire (Chromium's own count)."""
+    table = requests.post(push_server + "/api/tables", json={"game": "twenty-one", "players": ["Ana", "Bruno", "Caio", "Dora"]}, timeout=10).json()
+    bruno = new_phone()
+    cdp = bruno.context.new_cdp_session(bruno)
+    cdp.send("Network.enable")
+    stream, encoding, pieces = [], [], []
+    cdp.on("Network.requestWillBeSent", lambda event: stream.append(event["requestId"]) if "/events?" in event["request"]["url"] else None)
+    cdp.on(
+        "Network.responseReceived",
+        lambda event: encoding.extend(value for name, value in event["response"]["headers"].items() if name.lower() == "content-encoding")
+        if event["requestId"] in stream else None,
+    )
+    cdp.on("Network.dataReceived", lambda event: pieces.append((event["dataLength"], event["encodedDataLength"])) if event["requestId"] in stream else None)
+    bruno.goto(table["seats"][1]["join_url"])
+    expect(bruno.locator("html")).to_have_attribute("data-push", "on")
+    assert encoding == ["gzip"]
+    pieces.clear()
+    dice = {"white": 6, "black": 5, "red": 4, "blue": 3, "yellow": 2, "green": 1}
+    answer = requests.post(f"{push_server}/api/tables/{table['id']}/actions", json={"type": "roll", "dice": dice}, headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10)
+    assert answer.status_code == 200
+    expect(bruno.locator(".tw-dice .tw-die[data-color='white']")).to_contain_text("6")
+    bruno.wait_for_function("() => true")  # the network events of the push have reached this process
+    decoded, on_the_wire = (sum(sizes) for sizes in zip(*pieces))
+    assert decoded > 20_000 and on_the_wire * 8 < decoded, pieces
+
+
 def test_push_the_offer_to_alert_goes_when_the_game_ends_untapped(push_server, new_phone):
     """helper QA: a Qwixx phone never tapped still offered to "alert you when it is your
     turn" after the game was over. Ana takes her fourth penalty: Bruno's offer goes."""

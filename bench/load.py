@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import json
 import os
 import random
@@ -39,10 +40,11 @@ REQUEST_TIMEOUT = 10  # seconds: a request that takes longer counts as an error
 class Connection:
     """One keep-alive HTTP/1.1 connection: small, so thousands of phones fit in one process."""
 
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, gzip: bool = False):
         self.host, self.port = host, port
         self.reader = self.writer = None
         self.cookie = ""
+        self.gzip = gzip  # asks for gzipped answers, as browsers do, and decodes them
 
     async def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None, form: dict | None = None):
         """`body`: sent as JSON; `form`: as a form (a table page's tap)."""
@@ -68,6 +70,8 @@ class Connection:
             lines.append("Content-Type: application/json")
         if self.cookie:
             lines.append(f"Cookie: {self.cookie}")
+        if self.gzip:
+            lines.append("Accept-Encoding: gzip")
         for name, value in (headers or {}).items():
             lines.append(f"{name}: {value}")
         self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
@@ -76,7 +80,7 @@ class Connection:
         if not status_line:
             raise ConnectionError("server closed the connection")
         status = int(status_line.split()[1])
-        length, close = 0, False
+        length, close, gzipped = 0, False, False
         while True:
             line = (await self.reader.readline()).decode("latin-1").strip()
             if not line:
@@ -89,7 +93,11 @@ class Connection:
                 self.cookie = value.strip().split(";", 1)[0]
             elif name == "connection" and value.strip().lower() == "close":
                 close = True
+            elif name == "content-encoding":
+                gzipped = value.strip().lower() == "gzip"
         data = await self.reader.readexactly(length) if length else b""
+        if gzipped:
+            data = gzip.decompress(data)
         if close:
             self.writer.close()
             self.reader = self.writer = None

@@ -16,13 +16,16 @@ an action's answer to each other phone having the change (p50, p95, p99; negativ
 push overtook the answer), the actions' and the bare endpoint's (/healthz) round trips
 measured in the same run (every BARE_EVERY seconds, 0.2 by default: less gives its p99 more
 samples), this generator's own lag, errors, tables pushed to a page that showed them already,
-and the server's CPU time and memory (all its processes, read from /proc).
+the bytes each phone received on its held connection, and the server's CPU time and memory
+(all its processes, read from /proc). The phones ask for gzip as browsers do (`--encoding
+identity`: as a client that takes none; every run before 2026-11-28 was one), and decode it.
 
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --actor page
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --actor page --modes push,poll,poll-threads
     .venv/bin/python bench/push.py --tables 1000 --phones 5 --seconds 60 --act 10 --modes push --bare-every 0.02
     .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --postgresql start --servers 2
+    .venv/bin/python bench/push.py --tables 100 --phones 5 --seconds 60 --encoding identity
 
 With several servers, a table's phones are spread over them (phone n of table t on server
 (t + n) mod N, its actor on server t mod N), so most changes cross from one server to another.
@@ -42,6 +45,7 @@ import resource
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,6 +65,7 @@ class Figures:
         self.answered: dict[tuple[str, int], float] = {}  # (table, version) -> when the action's answer came
         self.early: dict[tuple[str, int], list[float]] = {}  # pushes that came before the answer
         self.pushed_again = 0  # tables pushed to a page that showed them already
+        self.pushed_bytes = 0  # received on the held connections, as they came over the wire
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -85,12 +90,12 @@ TABLE_VERSION = re.compile(rb'data-version="(\d+)"')
 TURN_OF = re.compile(rb'class="status(?: mine)?" data-seat="(\d+)"')
 
 
-async def join(port: int, table_id: str, join_url: str) -> Connection:
+async def join(port: int, table_id: str, join_url: str, gzip: bool) -> Connection:
     """A phone that opened its seat's QR link and the table page it leads to, which says
     that the seat is open on this phone as static/app.js does (an older companion's page
     does not ask it to): the page's id and the session's CSRF token are kept for its taps,
     `seen` is the version it shows."""
-    phone = Connection("127.0.0.1", port)
+    phone = Connection("127.0.0.1", port, gzip)
     await phone.request("GET", "/j/" + join_url.rsplit("/j/", 1)[1])
     _, page = await phone.request("GET", f"/t/{table_id}")
     found = PAGE_ID.search(page)  # an older companion's page has no id: every version is pushed to it
@@ -105,33 +110,63 @@ async def join(port: int, table_id: str, join_url: str) -> Connection:
     return phone
 
 
-async def set_up(ports: list[int], number: int, phones: int):
+async def set_up(ports: list[int], number: int, phones: int, gzip: bool):
     """Table `number`: created on its server, each phone joined on its own (see above)."""
     setup = Connection("127.0.0.1", ports[number % len(ports)])
     _, data = await setup.request("POST", "/api/tables", {"game": "pickomino", "players": [f"P{i}" for i in range(phones)]})
     created = json.loads(data)
     joined = [
-        await join(ports[(number + seat) % len(ports)], created["id"], entry["join_url"])
+        await join(ports[(number + seat) % len(ports)], created["id"], entry["join_url"], gzip)
         for seat, entry in enumerate(created["seats"])
     ]
     return created["id"], created["host_token"], joined
+
+
+class Body:
+    """A held connection's body as the phone reads it: the HTTP head skipped, the chunks
+    taken apart, gzip decoded if the server gzipped it."""
+
+    def __init__(self):
+        self.head: bytes | None = b""  # None once read
+        self.pending = b""
+        self.decoder = None
+
+    def feed(self, data: bytes) -> bytes:
+        if self.head is not None:
+            self.head += data
+            if b"\r\n\r\n" not in self.head:
+                return b""
+            head, data = self.head.split(b"\r\n\r\n", 1)
+            if re.search(rb"(?im)^content-encoding: *gzip", head):
+                self.decoder = zlib.decompressobj(wbits=31)
+            self.head = None
+        self.pending += data
+        body = []
+        while (end := self.pending.find(b"\r\n")) >= 0:
+            size = int(self.pending[:end].split(b";")[0], 16)
+            if len(self.pending) < end + 2 + size + 2:
+                break
+            body.append(self.pending[end + 2:end + 2 + size])
+            self.pending = self.pending[end + 2 + size + 2:]
+        data = b"".join(body)
+        return self.decoder.decompress(data) if self.decoder is not None else data
 
 
 async def held_connection(phone: Connection, table_id: str, figures: Figures, deadline: float) -> None:
     """A phone's table page: one held connection (to the server it joined), each pushed
     table's version noted."""
     reader, writer = await asyncio.open_connection("127.0.0.1", phone.port)
-    writer.write(
+    writer.write((
         f"GET /t/{table_id}/events?v=0&page={phone.page_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {phone.cookie}\r\n"
-        "Accept: text/event-stream\r\n\r\n".encode()
-    )
+        + ("Accept-Encoding: gzip\r\n" if phone.gzip else "") + "Accept: text/event-stream\r\n\r\n"
+    ).encode())
     await writer.drain()
     try:
         status = await asyncio.wait_for(reader.readline(), REQUEST_TIMEOUT)
         if b" 200 " not in status:
             figures.error(f"events: {status.decode().strip()}")
             return
-        pending = b""
+        pending, body = b"", Body()
         while time.monotonic() < deadline:
             # Read in blocks and look only for the pushed tables' ids: parsing every line of
             # thousands of pushed pages would make this generator the bottleneck.
@@ -139,7 +174,8 @@ async def held_connection(phone: Connection, table_id: str, figures: Figures, de
             if not chunk:
                 figures.error("events: closed by the server")
                 return
-            pending += chunk
+            figures.pushed_bytes += len(chunk)
+            pending += body.feed(chunk)
             found = list(PUSHED_TABLE.finditer(pending))
             for match in found:
                 version = int(match.group(1))
@@ -215,7 +251,7 @@ async def tapping(phones: list[Connection], table_id: str, figures: Figures, dea
     entry, as next_action plays them); whose turn it is, from each answer."""
     tappers = []
     for phone in phones:  # a connection of its own for the taps: a polling phone's is busy
-        tapper = Connection("127.0.0.1", phone.port)
+        tapper = Connection("127.0.0.1", phone.port, phone.gzip)
         tapper.cookie = phone.cookie
         tappers.append(tapper)
     seat, version, turn = 0, 0, {"kept": [], "dice_left": 8}
@@ -286,7 +322,9 @@ async def run(mode: str, ports: list[int], pids: list[int], args) -> dict:
     figures = Figures()
     tables = []
     for start in range(0, args.tables, 50):  # set up in batches: not measured
-        tables += await asyncio.gather(*(set_up(ports, number, args.phones) for number in range(start, min(args.tables, start + 50))))
+        tables += await asyncio.gather(
+            *(set_up(ports, number, args.phones, args.encoding == "gzip") for number in range(start, min(args.tables, start + 50)))
+        )
     deadline = time.monotonic() + args.seconds
     jobs = [generator_lag(figures, deadline), *(bare(port, figures, deadline, args.bare_every) for port in ports)]
     for number, (table_id, host_token, phones) in enumerate(tables):
@@ -325,6 +363,8 @@ async def run(mode: str, ports: list[int], pids: list[int], args) -> dict:
         "server_cpu_share_of_a_core": round((cpu_after - cpu_before) / elapsed, 2),
         "server_memory_mb": round(memory / 1e6),
         "tables_pushed_again": figures.pushed_again,
+        "encoding": args.encoding,
+        "pushed_megabytes": round(figures.pushed_bytes / 1e6, 2),
         "errors": figures.errors,
     }
 
@@ -350,6 +390,10 @@ def main() -> None:
     parser.add_argument(
         "--bare-every", type=float, default=0.2,
         help="seconds between two requests to the bare endpoint, per server (default 0.2); less gives its p99 more samples",
+    )
+    parser.add_argument(
+        "--encoding", choices=("gzip", "identity"), default="gzip",
+        help="gzip: the phones ask for gzip, as browsers do (default); identity: for nothing",
     )
     parser.add_argument("--servers", type=int, default=1, help="companion servers on the one database (PostgreSQL)")
     parser.add_argument("--processes", type=int, help="passed on to each `companion serve` (default: its own, one per core)")

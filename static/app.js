@@ -558,28 +558,36 @@
 
   // Until this page has been tapped the browser refuses it the vibration and the sound: the
   // player is asked for one tap (any tap will do), which the offer itself answers with a
-  // short buzz where the phone can vibrate.
-  // It lies over the foot of the screen and goes once a tap has landed (its click), never
-  // between finger down and up, so nothing moves under the finger.
+  // short buzz where the phone can vibrate. It sits beside who this phone is, and goes once a
+  // tap has landed (its click), never between finger down and up; its place stays, so
+  // nothing moves under the finger. Answered (that tap, its ✕ or any other), or with nothing
+  // to offer, the phone is not asked again: the companion leaves it out of its pages (a
+  // cookie, ALERTS_ANSWERED_COOKIE in web/pages.py).
+  const ALERTS_ANSWERED = "companion_alerts=answered; path=/; max-age=31536000; samesite=lax";
   function offerAlerts() {
     const offer = document.querySelector("[data-alerts-offer]");
     const activation = navigator.userActivation;
-    if (!offer || !activation || activation.hasBeenActive) return;
-    if (!navigator.vibrate && !settingOn("sound", false)) return;  // nothing it could do (an iPhone, no sound)
-    offer.hidden = false;
+    if (!offer) return;
+    if (!activation || (!navigator.vibrate && !settingOn("sound", false))) {
+      document.cookie = ALERTS_ANSWERED;  // nothing it could do (an iPhone, no sound)
+      return;
+    }
+    if (activation.hasBeenActive) return;
+    offer.classList.add("offered");
     function tapped() {
       if (!activation.hasBeenActive) return;
-      offer.hidden = true;
+      offer.classList.remove("offered");
+      document.cookie = ALERTS_ANSWERED;
       ["keydown", "click"].forEach(function (kind) { document.removeEventListener(kind, tapped, true); });
     }
     ["keydown", "click"].forEach(function (kind) { document.addEventListener(kind, tapped, true); });
-    offer.addEventListener("click", function () { if (navigator.vibrate) navigator.vibrate(60); });
+    offer.querySelector("[data-alerts-ask]").addEventListener("click", function () { if (navigator.vibrate) navigator.vibrate(60); });
   }
   // Once the game is over (or the table closed) nothing will call this phone's player: the
   // offer, if still untapped, goes.
   function withdrawOfferAtTheEnd() {
     const offer = document.querySelector("[data-alerts-offer]");
-    if (offer && document.querySelector("#table[data-over]")) offer.hidden = true;
+    if (offer && document.querySelector("#table[data-over]")) offer.classList.remove("offered");
   }
 
   // The screen stays awake while a table page is open (Screen Wake Lock), taken again when

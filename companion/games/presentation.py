@@ -19,8 +19,9 @@ class Presentation:
     # when a phone shows its own sheet or its own secrets.
     watchers_see_the_same_table: bool = True
     # The table page's offer to let the phone alert its player when they must act (must_act),
-    # said as the game says it.
-    alerts_offer: Text = N_("Tap here once so this phone can alert you when it is your turn")
+    # said as the game says it: the button's words, and why it asks for a tap (its title).
+    alerts_offer: Text = N_("Alert me on my turn")
+    alerts_offer_why: Text = N_("Tap here once so this phone can alert you when it is your turn")
     # What the page's title and a screen reader say when the player must act.
     must_act_words: Text = N_("Your turn")
     sound_switch: Text = N_("A sound when it is my turn")

@@ -389,6 +389,10 @@ def tapped_on() -> dict[str, list[str]]:
         return {}
 
 
+# Set by the table page's script once the phone answered its offer to alert (static/app.js).
+ALERTS_ANSWERED_COOKIE = "companion_alerts"
+
+
 def render_table(table: service.Table, viewer: service.Viewer, error: str | None = None, status: int = 200):
     if request.headers.get("HX-Request"):
         return table_body(table, viewer, error), status
@@ -396,7 +400,11 @@ def render_table(table: service.Table, viewer: service.Viewer, error: str | None
     page_id = secrets.token_urlsafe(12)
     # a seat's page says that the seat is open on this phone, unless it is already (seat_opened)
     opened_here = viewer.seat is None or service.seat_opened_by(get_db(), table.id, viewer.seat) == phone.phone_id()
-    return render_template("table.html", **table_context(table, viewer, error), page_id=page_id, opened_here=opened_here), status
+    alerts_answered = request.cookies.get(ALERTS_ANSWERED_COOKIE) == "answered"
+    page = render_template(
+        "table.html", **table_context(table, viewer, error), page_id=page_id, opened_here=opened_here, alerts_answered=alerts_answered
+    )
+    return page, status
 
 
 def table_body(table: service.Table, viewer: service.Viewer, error: str | None = None) -> str:

@@ -8,7 +8,12 @@ A table page says which page it is (`page`, and the same id on its taps): for a 
 own tap made, the page is sent just `own` and the version, as the tap's answer brings the
 table (that table was the costliest rendering of an action, the tapping phone's own
 controls, made twice). Should the answer never land, the page asks for its table itself
-(static/app.js)."""
+(static/app.js).
+
+A phone that accepts gzip gets the stream gzipped, each event flushed by itself
+(web/compression.py): a pushed table weighs about what the same page does gzipped. The
+server must send each piece the moment it is given one (gevent's server does, chunk by
+chunk), and must not compress the stream again."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from flask import Response, abort, current_app, request, stream_with_context
 from .. import inputs
 from ..tables import service
 from ..tables.db import STORAGE_LOG, close_db, get_db, is_storage_failure, storage_errors
+from . import compression
 
 
 
@@ -86,5 +92,9 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
                 if not notifier.wait(table_id, found, heartbeat):
                     yield server_sent("ping")
 
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # nginx: do not buffer it
-    return Response(stream_with_context(stream()), mimetype="text/event-stream", headers=headers)
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}  # nginx: do not buffer it
+    events = stream_with_context(stream())
+    if compression.accepts_gzip():
+        headers["Content-Encoding"] = "gzip"
+        return Response(compression.gzipped_events(events), mimetype="text/event-stream", headers=headers)
+    return Response(events, mimetype="text/event-stream", headers=headers)

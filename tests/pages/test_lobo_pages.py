@@ -196,8 +196,8 @@ def test_rule_4_leaving_asks_once_more_the_first_tap_only_opens_the_question(app
 def test_rule_4_the_phone_offers_to_alert_its_player_for_the_count_lobo_having_no_turns(app, client):
     table = lobo_table(client)
     page = phone_of(app, table, 1).get(f"/t/{table['id']}").text
-    offer = re.search(r"data-alerts-offer hidden>([^<]+)</button>", page).group(1)
-    assert offer == "Tap here once so this phone can alert you when it is time to count your meadows"
+    offer = re.search(r'data-alerts-ask title="([^"]+)">([^<]+)</button>', page)
+    assert offer.groups() == ("Tap here once so this phone can alert you when it is time to count your meadows", "Alert me when it is time to count")
     assert 'data-turn-title="Count your meadows · Lobo"' in page  # the title when they must act
     assert 'data-turn-said data-text="Count your meadows"' in page  # and what a screen reader is told
     assert 'data-setting="sound"> A sound when it is time to count</label>' in page

@@ -124,7 +124,8 @@ def _meadows(raw: Any) -> list[dict[str, Any]]:
 class Lobo(Game):
     slug = "lobo"
     title = N_("Lobo")
-    alerts_offer = N_("Tap here once so this phone can alert you when it is time to count your meadows")
+    alerts_offer = N_("Alert me when it is time to count")
+    alerts_offer_why = N_("Tap here once so this phone can alert you when it is time to count your meadows")
     must_act_words = N_("Count your meadows")
     sound_switch = N_("A sound when it is time to count")
     min_players = 2

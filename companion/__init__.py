@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import logging
 import os
@@ -91,11 +92,32 @@ def _writing(folder: Path, what: str, elsewhere: str) -> Iterator[None]:
 
 
 def _secret_key(instance: Path) -> str:
-    """A key kept in the instance folder, so signed cookies survive restarts."""
+    """A key kept in the instance folder, so signed cookies survive restarts. It is written
+    whole or not at all, readable by this user only from the first byte: a start on a full
+    disk left an empty file (mode 0644), and every later start signed cookies with "", every
+    page a 500. An empty key is a missing key."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+    key = path.read_text().strip() if path.is_file() else ""
+    if key:
+        return key
+    partial = instance / f"secret_key.{os.getpid()}.partial"
+    try:
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_hex(32))
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(partial, path)  # only if there is none: two servers starting at once keep one key
+        except FileExistsError:
+            if not path.read_text().strip():
+                os.replace(partial, path)  # the empty one a full disk left
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.EOPNOTSUPP):
+                raise
+            os.replace(partial, path)  # a file system without hard links (FAT)
+    finally:
+        partial.unlink(missing_ok=True)
     return path.read_text().strip()
 
 

@@ -171,8 +171,12 @@ def _refuse_oversized_bodies() -> None:
         if len(body) > limit:
             environ[BODY_LEFT_UNREAD] = True
             abort(413)
+        # From here on the body is an ordinary one of known length: werkzeug reads no body
+        # at all from a request that still says chunked without wsgi.input_terminated, so
+        # a chunked undo was acted on as {} (no version to check: the last action undone).
         environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})
         del environ["wsgi.input_terminated"]
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
 
 
 # Loggers that may write a request's path: Flask's ("Exception on <path>"), waitress's

@@ -17,9 +17,10 @@ import requests
 
 
 @contextmanager
-def running_companion(folder: Path, database: str | None = None, processes: int = 2) -> Iterator[str]:
-    """The push server with `processes` processes on a free loopback port, its data in
-    `folder` and its database `database` (default: the SQLite file in `folder`): its address."""
+def running_companion(folder: Path, database: str | None = None, processes: int = 2, server: str = "push") -> Iterator[str]:
+    """`companion serve --server <server>` (the push server by default) with `processes`
+    processes on a free loopback port, its data in `folder` and its database `database`
+    (default: the SQLite file in `folder`): its address."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -30,7 +31,7 @@ def running_companion(folder: Path, database: str | None = None, processes: int 
         env["COMPANION_DATABASE"] = database
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes",
-         str(processes), "--public-url", url],
+         str(processes), "--public-url", url, "--server", server],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -59,7 +61,39 @@ def write(db: sqlite_utils.Database, *table_ids: str, wait: bool = True) -> Iter
         if db.conn.in_transaction:
             db.conn.execute("ROLLBACK")
         raise
+    keep_room(db)
     _committed_moves(db)
+
+
+# The room a WAL leaves on its volume before it is moved into the database: a write of a few
+# actions' pages, and then some.
+WAL_ROOM_BYTES = 256 * 1024
+
+
+def keep_room(db) -> None:
+    """After a commit: a WAL about to take the last free bytes of its volume is moved into
+    the database and emptied while that can still be done. SQLite does it by itself only
+    once the WAL holds 1,000 pages (4 MB), and a checkpoint needs room for the pages it adds
+    to the database: on a 2 MB volume the WAL took it all after 76 actions, and every write
+    (and checkpoint) was refused for good, restarts included. Two stats a write."""
+    wal = getattr(db, "wal", None)
+    if wal is None:
+        return
+    try:
+        if os.stat(wal).st_size + WAL_ROOM_BYTES > shutil.disk_usage(os.path.dirname(os.path.abspath(wal))).free:
+            make_room(db)
+    except OSError:  # no WAL (yet), a folder gone: nothing to keep
+        pass
+
+
+def make_room(db) -> bool:
+    """Move SQLite's WAL into the database file and empty it (a TRUNCATE checkpoint, which
+    waits for the other connections' reads); whether it could."""
+    try:
+        busy = db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+    except sqlite3.Error:
+        return False
+    return busy == 0
 
 
 def _committed_moves(db) -> None:

@@ -17,10 +17,12 @@ import requests
 
 
 @contextmanager
-def running_companion(folder: Path, database: str | None = None, processes: int = 2, server: str = "push") -> Iterator[str]:
+def running_companion(
+    folder: Path, database: str | None = None, processes: int = 2, server: str = "push", log: Path | None = None
+) -> Iterator[str]:
     """`companion serve --server <server>` (the push server by default) with `processes`
     processes on a free loopback port, its data in `folder` and its database `database`
-    (default: the SQLite file in `folder`): its address."""
+    (default: the SQLite file in `folder`): its address. What it prints goes to `log`."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -29,10 +31,11 @@ def running_companion(folder: Path, database: str | None = None, processes: int 
     env.pop("COMPANION_DATABASE", None)
     if database is not None:
         env["COMPANION_DATABASE"] = database
+    output = subprocess.DEVNULL if log is None else open(log, "ab")
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes",
          str(processes), "--public-url", url, "--server", server],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env, stdout=output, stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 30
@@ -47,3 +50,5 @@ def running_companion(folder: Path, database: str | None = None, processes: int 
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
+        if log is not None:
+            output.close()

@@ -853,7 +853,7 @@ def test_push_server_sends_each_part_of_an_answer_at_once_without_waiting_for_an
     from gevent import socket as green_socket
     from gevent.pywsgi import WSGIServer
 
-    from companion.server.cli import push_handler
+    from companion.server.front import push_handler
 
     options = []
 

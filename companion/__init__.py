@@ -19,6 +19,7 @@ import platformdirs
 from flask import Flask, abort, current_app, request
 from flask_babel import Babel
 from htmx_flask import Htmx
+from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .tables import db
@@ -140,6 +141,13 @@ def _security_headers(response):
             "Set-Cookie", [cookie if "; secure" in cookie.lower() else cookie + "; Secure" for cookie in cookies]
         )
     return response
+
+
+def _refuse_untrusted_hosts() -> None:
+    """A request addressed to a name the companion does not answer at (TRUSTED_HOSTS): its
+    400 comes before anything else looks at it (Flask would raise it only at routing)."""
+    if isinstance(request.routing_exception, SecurityError):
+        raise request.routing_exception
 
 
 # Set on a request refused for its size: the server must close the connection rather than
@@ -291,11 +299,15 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     # Checked here, so any WSGI server that serves create_app() refuses it at the start, not
     # only `companion serve`: join links made of it would lead the phones nowhere.
-    from .web.links import public_url_problem
+    from .web.links import public_url_problem, trusted_hosts
 
     problem = app.config["PUBLIC_URL"] and public_url_problem(app.config["PUBLIC_URL"])
     if problem:
         raise PublicUrlUnusable(problem)  # before anything is made on disk
+    if app.config["TRUSTED_HOSTS"] is None:
+        app.config["TRUSTED_HOSTS"] = trusted_hosts(
+            app.config.get("LISTEN_HOST"), app.config["PUBLIC_URL"], os.environ.get("COMPANION_TRUSTED_HOSTS", "")
+        )
     with _writing(instance, "its data folder", INSTANCE_ELSEWHERE):
         instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
@@ -327,6 +339,7 @@ def create_app(config: dict | None = None) -> Flask:
     Htmx(app)
     app.after_request(_security_headers)
     app.after_request(compress)
+    app.before_request(_refuse_untrusted_hosts)  # first: nothing else reads a request sent to another name
     app.before_request(_refuse_oversized_bodies)
     if app.config["BEHIND_PROXY"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)

@@ -270,3 +270,27 @@ def test_one_client_holding_thousands_of_idle_connections_locks_no_phone_out(ser
         for connection in idle:
             connection.close()
 
+
+# --- item 8: Host ------------------------------------------------------------------------------
+def test_a_request_addressed_to_another_name_is_refused_with_a_sentence(served):
+    """Any Host was served, and join links were built from it: a DNS-rebinding page (its own
+    name made to point at the companion) could reach the API from a player's phone."""
+    table = played_table(served)
+    for path in ("/", f"/api/tables/{table['id']}", f"/t/{table['id']}"):
+        refused = requests.get(served + path, headers={"Host": "rebinding.example"})
+        assert refused.status_code == 400, path
+        assert "does not answer at this address" in refused.text, path
+    created = requests.post(served + "/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]},
+                            headers={"Host": "rebinding.example:5000"})
+    assert created.status_code == 400 and created.json()["code"] == "untrusted_host"
+    for host in ("127.0.0.1", "localhost", f"127.0.0.1:{urlsplit(served).port}"):  # where it listens
+        assert requests.get(served + "/", headers={"Host": host}).status_code == 200, host
+
+
+def test_names_given_in_companion_trusted_hosts_are_served(tmp_path, monkeypatch):
+    """Behind a reverse proxy or on a name of the host's own: COMPANION_TRUSTED_HOSTS."""
+    monkeypatch.setenv("COMPANION_TRUSTED_HOSTS", "companion.example, .club.example")
+    with running_companion(tmp_path) as url:
+        for host in ("companion.example", "tables.club.example", "club.example"):
+            assert requests.get(url + "/", headers={"Host": host}).status_code == 200, host
+        assert requests.get(url + "/", headers={"Host": "other.example"}).status_code == 400

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import logging
 import os
@@ -18,6 +19,7 @@ import platformdirs
 from flask import Flask, abort, current_app, request
 from flask_babel import Babel
 from htmx_flask import Htmx
+from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .tables import db
@@ -91,11 +93,32 @@ def _writing(folder: Path, what: str, elsewhere: str) -> Iterator[None]:
 
 
 def _secret_key(instance: Path) -> str:
-    """A key kept in the instance folder, so signed cookies survive restarts."""
+    """A key kept in the instance folder, so signed cookies survive restarts. It is written
+    whole or not at all, readable by this user only from the first byte: a start on a full
+    disk left an empty file (mode 0644), and every later start signed cookies with "", every
+    page a 500. An empty key is a missing key."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+    key = path.read_text().strip() if path.is_file() else ""
+    if key:
+        return key
+    partial = instance / f"secret_key.{os.getpid()}.partial"
+    try:
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_hex(32))
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(partial, path)  # only if there is none: two servers starting at once keep one key
+        except FileExistsError:
+            if not path.read_text().strip():
+                os.replace(partial, path)  # the empty one a full disk left
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.EOPNOTSUPP):
+                raise
+            os.replace(partial, path)  # a file system without hard links (FAT)
+    finally:
+        partial.unlink(missing_ok=True)
     return path.read_text().strip()
 
 
@@ -118,6 +141,13 @@ def _security_headers(response):
             "Set-Cookie", [cookie if "; secure" in cookie.lower() else cookie + "; Secure" for cookie in cookies]
         )
     return response
+
+
+def _refuse_untrusted_hosts() -> None:
+    """A request addressed to a name the companion does not answer at (TRUSTED_HOSTS): its
+    400 comes before anything else looks at it (Flask would raise it only at routing)."""
+    if isinstance(request.routing_exception, SecurityError):
+        raise request.routing_exception
 
 
 # Set on a request refused for its size: the server must close the connection rather than
@@ -149,8 +179,12 @@ def _refuse_oversized_bodies() -> None:
         if len(body) > limit:
             environ[BODY_LEFT_UNREAD] = True
             abort(413)
+        # From here on the body is an ordinary one of known length: werkzeug reads no body
+        # at all from a request that still says chunked without wsgi.input_terminated, so
+        # a chunked undo was acted on as {} (no version to check: the last action undone).
         environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})
         del environ["wsgi.input_terminated"]
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
 
 
 # Loggers that may write a request's path: Flask's ("Exception on <path>"), waitress's
@@ -268,11 +302,15 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     # Checked here, so any WSGI server that serves create_app() refuses it at the start, not
     # only `companion serve`: join links made of it would lead the phones nowhere.
-    from .web.links import public_url_problem
+    from .web.links import public_url_problem, trusted_hosts
 
     problem = app.config["PUBLIC_URL"] and public_url_problem(app.config["PUBLIC_URL"])
     if problem:
         raise PublicUrlUnusable(problem)  # before anything is made on disk
+    if app.config["TRUSTED_HOSTS"] is None:
+        app.config["TRUSTED_HOSTS"] = trusted_hosts(
+            app.config.get("LISTEN_HOST"), app.config["PUBLIC_URL"], os.environ.get("COMPANION_TRUSTED_HOSTS", "")
+        )
     with _writing(instance, "its data folder", INSTANCE_ELSEWHERE):
         instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
@@ -304,6 +342,7 @@ def create_app(config: dict | None = None) -> Flask:
     Htmx(app)
     app.after_request(_security_headers)
     app.after_request(compress)
+    app.before_request(_refuse_untrusted_hosts)  # first: nothing else reads a request sent to another name
     app.before_request(_refuse_oversized_bodies)
     if app.config["BEHIND_PROXY"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)

@@ -18,10 +18,16 @@ import requests
 
 @contextmanager
 def running_companion(
-    folder: Path, database: str | None = None, processes: int = 2, heartbeat_seconds: int | None = None
+    folder: Path,
+    database: str | None = None,
+    processes: int = 2,
+    server: str = "push",
+    log: Path | None = None,
+    heartbeat_seconds: int | None = None,
 ) -> Iterator[str]:
-    """The push server with `processes` processes on a free loopback port, its data in
-    `folder` and its database `database` (default: the SQLite file in `folder`): its address.
+    """`companion serve --server <server>` (the push server by default) with `processes`
+    processes on a free loopback port, its data in `folder` and its database `database`
+    (default: the SQLite file in `folder`): its address. What it prints goes to `log`.
     `heartbeat_seconds`: how often its held connections speak (a test that waits for a
     silence shortens it)."""
     with socket.socket() as probe:
@@ -34,10 +40,11 @@ def running_companion(
         env["COMPANION_PUSH_HEARTBEAT_SECONDS"] = str(heartbeat_seconds)
     if database is not None:
         env["COMPANION_DATABASE"] = database
+    output = subprocess.DEVNULL if log is None else open(log, "ab")
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--processes",
-         str(processes), "--public-url", url],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+         str(processes), "--public-url", url, "--server", server],
+        env=env, stdout=output, stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 30
@@ -52,3 +59,5 @@ def running_companion(
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
+        if log is not None:
+            output.close()

@@ -9,7 +9,8 @@ import re
 import sqlite3
 
 from companion import create_app
-from companion.tables.db import MIGRATIONS
+from companion.tables import history
+from companion.tables.db import MIGRATIONS, connect
 from played import PICKOMINO_SCORES, Table, create, csrf_of, host_phone, play_pickomino
 from databases import on_both_databases
 
@@ -124,3 +125,27 @@ def test_game_night_a_rematch_given_up_before_this_version_leaves_the_night_too(
     state = client.get(f"/api/tables/{first.id}").get_json()
     assert state["rematch"] is None and state["version"] == version + 1  # a new version: every phone shows it
     assert rematch(host_phone(client.application, first), first).id != given_up.id
+
+
+def test_a_players_page_reads_every_rematch_chain_in_one_query(app, client, database):
+    """Issue 40, item 12: every finished game walked its whole chain again, a query a table
+    (500 chained rematches: /players/<name> took 3.6-6.5 s and held the server). Now one
+    recursive query finds every chain, on SQLite and PostgreSQL alike; bench/player_page.py
+    times it at 10,000 games."""
+    table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, table)
+    for _ in range(3):
+        table = rematch(host_phone(app, table), table)
+        play_pickomino(client, table)
+    db = connect(database)
+    statements: list[str] = []
+    execute = db.execute
+
+    def counted(sql, *args, **kwargs):
+        statements.append(sql)
+        return execute(sql, *args, **kwargs)
+
+    db.execute = counted
+    found = history.player(db, "Ana")
+    assert (found["nights"], found["nights_won"]) == (1, 1)
+    assert len([sql for sql in statements if "rematch" in sql]) == 1

@@ -79,6 +79,20 @@ def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(app, 
     assert table_count(app) == 0
 
 
+@pytest.mark.parametrize("where", ["form field", "X-CSRF-Token header"])
+def test_a_csrf_token_that_is_not_ascii_is_a_page_out_of_date(app, client, where):
+    """Issue 40, item 13: it was a 500 (hmac.compare_digest takes ASCII text only)."""
+    csrf_of(client)  # the phone has a session with a token of its own
+    form = {"game": "pickomino", "player": ["Ana", "Bruno"]}
+    if where == "form field":
+        response = client.post("/tables", data={**form, "csrf_token": "jeton-périmé"})
+    else:
+        response = client.post("/tables", data=form, headers={"X-CSRF-Token": "jeton-p\u00e9rim\u00e9"})
+    assert response.status_code == 400
+    assert alert(response.text) == "This page is out of date. Reload it and try again."
+    assert table_count(app) == 0
+
+
 def test_the_join_link_sets_the_seat_cookie_and_redirects_to_the_table(app, client):
     table_id = start_table(client)
     token = join_links(client, table_id)[1]

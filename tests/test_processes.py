@@ -168,3 +168,18 @@ def test_a_port_in_use_is_refused_with_a_sentence(served, tmp_path: Path):
     assert second.returncode == 1
     assert f"Port {server.port} is in use by another program." in second.stderr
     assert answers(server.url)
+
+
+def test_a_worker_that_does_not_stop_is_killed_after_a_grace_period_with_a_sentence(served):
+    """Issue 40, item 10: the parent waited for every worker for ever, so one stuck in a call
+    no signal ends (a FIFO's open) kept SIGTERM from stopping the companion. A stopped
+    process (SIGSTOP) stands in for it: it takes no SIGTERM until killed."""
+    server = served(2)
+    stuck = min(server.workers)
+    os.kill(stuck, signal.SIGSTOP)
+    server.process.terminate()
+    assert server.process.wait(timeout=processes.STOP_GRACE_SECONDS + 30) == 0
+    output = server.process.stdout.read()
+    assert "did not stop within 10 s of being asked to: it is killed." in output, output
+    assert output.rstrip().endswith("Stopped."), output
+    assert not alive(stuck)

@@ -7,6 +7,7 @@ rematch it is led to its new seat. Real HTTP against the server as users run it.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -26,6 +27,7 @@ from companion.games import GAMES
 from companion.i18n import LANGUAGE_COOKIE
 from companion.server import doorbell
 from companion.server import notify
+from servers import running_companion
 from companion.server.notify import Notifier
 from companion.tables import service
 from companion.tables.db import connect
@@ -852,7 +854,7 @@ def test_push_server_sends_each_part_of_an_answer_at_once_without_waiting_for_an
     from gevent import socket as green_socket
     from gevent.pywsgi import WSGIServer
 
-    from companion.server.cli import push_handler
+    from companion.server.front import push_handler
 
     options = []
 
@@ -874,3 +876,23 @@ def test_push_server_sends_each_part_of_an_answer_at_once_without_waiting_for_an
     finally:
         server.stop()
     assert options == [1]
+
+
+def test_push_a_fifo_at_the_doorbells_path_freezes_nothing_and_stopping_still_stops(tmp_path):
+    """Issue 40, item 10: the notifier opened the doorbell with a blocking open(), which a
+    FIFO put at its path never returns from: each process froze at its first held
+    connection, and SIGTERM never stopped the companion. Only a regular file is used now;
+    the phones are woken by the notifier's own looks instead."""
+    os.mkfifo(tmp_path / "companion.sqlite3-moved")
+    with running_companion(tmp_path) as url:
+        table = new_table(url)
+        phones = [Stream(f"{url}/t/{table['id']}/events?v=0") for _ in range(4)]  # both processes, most likely
+        for phone in phones:
+            assert phone.next_event()["event"] == "hello"
+        act(url, table, {"type": "set_aside", "face": "worm", "count": 2})
+        for phone in phones:
+            assert phone.next_table()["id"] == "1"
+            phone.close()
+        for _ in range(10):
+            assert requests.get(url + "/healthz", headers={"Connection": "close"}, timeout=10).status_code == 204
+    # running_companion stopped it with SIGINT and waited: it stopped

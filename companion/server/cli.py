@@ -14,7 +14,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -22,9 +21,8 @@ from urllib.parse import urlsplit
 import qrcode
 
 from .. import inputs
-from .. import BODY_LEFT_UNREAD, MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app, default_database
-from ..web import GARBLED_REQUEST
-from . import processes
+from .. import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app, default_database
+from . import front, processes
 from ..tables import db, postgres
 from ..tables.db import DatabaseUnusable
 from ..web.links import only_this_machine, public_base
@@ -136,6 +134,7 @@ def serve(args: argparse.Namespace) -> int:
     if args.server == "push" and app.config["DATABASE_FROZEN"]:
         args.server = "threads"  # nothing changes: nothing to push
     logging.basicConfig()
+    front.quiet_repeats()
     if app.logger.handlers:
         app.logger.propagate = False  # it has its own (Flask's): every line was written twice
     settle_memory()
@@ -148,13 +147,19 @@ def serve(args: argparse.Namespace) -> int:
         connection_limit=args.connections,
         ident="companion",
         max_request_body_size=MAX_SERVER_BODY_BYTES,
+        max_request_header_size=front.MAX_HEAD_BYTES,  # waitress' own default: 256 KB
+        channel_timeout=front.IDLE_SECONDS,  # a connection with no request going on
+        cleanup_interval=front.IDLE_SECONDS // 4,  # how often waitress looks for them
     )
 
     def run_worker(sock) -> None:
         # waitress stops on a KeyboardInterrupt (Ctrl+C): SIGTERM stops it the same way,
         # instead of ending the process before its database is checkpointed.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
-        create_server(app, sockets=[sock], **settings).run()
+        server = create_server(app, sockets=[sock], **settings)
+        server.channels_by_client = {}
+        server.channel_class = front.capped_channel(server.channel_class, app.config["BEHIND_PROXY"])
+        server.run()
         db.checkpoint_and_close(app)
 
     return run(app, args, workers, sock if workers == 1 else None, run_worker)
@@ -253,7 +258,9 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
         listener = green_socket.socket(sock.family, sock.type, fileno=sock.detach())
         # No access log (a join link's path holds a token); errors go to the logging
         # system, where the token filter applies.
-        server = WSGIServer(listener, app, log=None, error_log=logging.getLogger("gevent"), handler_class=push_handler())
+        server = WSGIServer(
+            listener, app, log=None, error_log=logging.getLogger("gevent"), handler_class=front.push_handler()
+        )
         # Ctrl+C or SIGTERM stops the server and the process ends. (As a KeyboardInterrupt
         # it would land in whichever greenlet runs, one waiting for the database maybe,
         # print a traceback from gevent's hub, and could leave the process running.)
@@ -263,77 +270,6 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
         db.checkpoint_and_close(app)
 
     return run(app, args, workers, sock, run_worker)
-
-
-# A request the server cannot read at all (a request line or a header past gevent's 8 KB, a
-# negative length, no HTTP version): no phone sends one, but whoever does is told so in the
-# companion's words, not with gevent's empty answer. Its language cannot be read either.
-UNREADABLE_DRAIN_BYTES = 1 << 20  # read and dropped, so the answer is not lost to a reset
-UNREADABLE_DRAIN_SECONDS = 1.0  # in all, however slowly the rest trickles in
-
-
-def unreadable_request_answer(status: str) -> bytes:
-    reasons = {"414": "URI Too Long"}
-    body = GARBLED_REQUEST.msgid.encode()
-    return (
-        f"HTTP/1.1 {status} {reasons.get(status, 'Bad Request')}\r\nConnection: close\r\n"
-        f"Content-Type: text/plain; charset=utf-8\r\nContent-Length: {len(body)}\r\n\r\n"
-    ).encode() + body
-
-
-def push_handler():
-    """gevent's request handler, as the push server needs it."""
-    from gevent.pywsgi import WSGIHandler
-
-    class Handler(WSGIHandler):
-        def handle_one_request(self):
-            answer = super().handle_one_request()
-            if not isinstance(answer, tuple):
-                return answer
-            # (status, gevent's bare answer): a request it could not read
-            self.status = answer[0]
-            try:
-                self.socket.sendall(unreadable_request_answer(self.status))
-                # Closing with the rest of the request unread would reset the connection,
-                # and a reset can throw away the answer before the client reads it.
-                self.socket.shutdown(socket.SHUT_WR)
-                deadline = time.monotonic() + UNREADABLE_DRAIN_SECONDS
-                left = UNREADABLE_DRAIN_BYTES
-                while left > 0 and time.monotonic() < deadline:
-                    self.socket.settimeout(max(0.01, deadline - time.monotonic()))
-                    read = len(self.socket.recv(65536))
-                    if read == 0:
-                        break
-                    left -= read
-            except OSError:  # the client left, or kept sending: close all the same
-                pass
-            return None
-
-        def handle(self) -> None:
-            # Each part of an answer leaves at once (no Nagle): with Nagle, the second part
-            # of an answer waited for the phone's delayed ACK, 40 ms, whenever a phone sent
-            # its next request right after the last answer (bench/scaling.py: 44 ms per
-            # action with one player sending back to back, 1.3 ms without).
-            self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            super().handle()
-
-        def start_response(self, status, headers, exc_info=None):
-            if self.environ.get(BODY_LEFT_UNREAD):
-                # said in the answer (HTTP/1.1), so the phone does not send its next request
-                # on a connection about to close (run_application closes it)
-                headers = [*headers, ("Connection", "close")]
-            return super().start_response(status, headers, exc_info)
-
-        def run_application(self) -> None:
-            super().run_application()
-            if self.environ.get(BODY_LEFT_UNREAD):
-                # Refused for its size, or garbled: close, instead of reading (gevent's
-                # default) a body of megabytes, one that never comes, or one past reading.
-                self.close_connection = True
-                self.wsgi_input.content_length = self.wsgi_input.position
-                self.wsgi_input.chunked_input = False
-
-    return Handler
 
 
 def _allow_many_connections() -> None:

@@ -13,8 +13,10 @@ and container mounts). Elsewhere than Linux the notifier asks SQLite every 10 ms
 from __future__ import annotations
 
 import ctypes
+import errno
 import logging
 import os
+import stat
 import struct
 import sys
 
@@ -36,11 +38,22 @@ def ring(path: str) -> None:
         os.utime(path)
     except FileNotFoundError:
         try:
-            open(path, "a").close()  # deleted by someone tidying up: made again, which rings too
+            os.close(_open_regular(path))  # deleted by someone tidying up: made again, which rings too
         except OSError as error:
             _cannot_ring(path, error)
     except OSError as error:
         _cannot_ring(path, error)
+
+
+def _open_regular(path: str) -> int:
+    """The doorbell's file, made if missing, opened without ever waiting: a FIFO put at its
+    path froze every server process in a blocking open(), and SIGTERM could not stop them.
+    Anything but a regular file raises OSError (and is not used)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(errno.EINVAL, "not a regular file")
+    return descriptor
 
 
 _told: set[str] = set()
@@ -77,8 +90,8 @@ class Listener:
             return None
         folder, name = os.path.split(os.path.abspath(path))
         try:
-            open(path, "a").close()
-        except OSError:  # a folder nobody may write: nothing will ring there
+            os.close(_open_regular(path))
+        except OSError:  # a folder nobody may write, a FIFO or a link there: nothing rings to be heard
             os.close(descriptor)
             return None
         if libc.inotify_add_watch(descriptor, os.fsencode(folder), IN_ATTRIB | IN_CREATE) < 0:

@@ -10,8 +10,9 @@ locks work across processes (`BEGIN IMMEDIATE`); what a worker keeps in memory (
 states) is keyed by table version, so it can never go stale.
 
 The parent only starts the workers, starts a new one when one dies, and stops them all on
-SIGTERM or SIGINT. A worker dies with its parent (PR_SET_PDEATHSIG), so killing the parent,
-even with SIGKILL, never leaves a worker serving.
+SIGTERM or SIGINT (killing, after STOP_GRACE_SECONDS, any that does not stop). A worker dies
+with its parent (PR_SET_PDEATHSIG), so killing the parent, even with SIGKILL, never leaves a
+worker serving.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ MAX_WORKERS = 8
 # A worker that keeps dying (a bug, the disk gone) must not be restarted forever.
 RESTARTS_ALLOWED = 5
 RESTART_WINDOW_SECONDS = 60
+# A worker asked to stop (SIGTERM) closes its connections within a second and checkpoints
+# the database within two more; one that has not stopped after this is stuck (a blocking
+# call that no signal ends) and is killed, so that stopping the companion always stops it.
+STOP_GRACE_SECONDS = 10
 
 log = logging.getLogger("companion")
 
@@ -123,6 +128,15 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def _kill_the_stuck(workers: dict[int, int]) -> None:
+    for pid, number in workers.items():
+        log.warning("Worker %s did not stop within %s s of being asked to: it is killed.", number, STOP_GRACE_SECONDS)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def serve(run_worker: Callable[[socket.socket], Any], host: str, port: int, count: int) -> int:
     """Start `count` workers, each calling run_worker(its listening socket); return the
     exit status once they are stopped (0) or keep dying (1)."""
@@ -153,8 +167,9 @@ def serve(run_worker: Callable[[socket.socket], Any], host: str, port: int, coun
         workers[pid] = number
 
     def stop(_signal=None, _frame=None) -> None:
-        nonlocal stopping
-        stopping = True
+        nonlocal stopping, kill_at
+        if not stopping:
+            stopping, kill_at = True, time.monotonic() + STOP_GRACE_SECONDS
         for pid in list(workers):
             try:
                 os.kill(pid, signal.SIGTERM)
@@ -163,14 +178,23 @@ def serve(run_worker: Callable[[socket.socket], Any], host: str, port: int, coun
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    kill_at = float("inf")
     for number in range(count):
         start(number)
     status = 0
     while workers:
+        if time.monotonic() > kill_at:
+            _kill_the_stuck(workers)
+            kill_at = float("inf")
         try:
-            pid, _ = os.wait()
+            # Looked at five times a second rather than waited for: a wait is resumed after
+            # the signal's handler, and a worker that never stops would keep it waiting.
+            pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             break
+        if pid == 0:
+            time.sleep(0.2)
+            continue
         number = workers.pop(pid, None)
         if stopping or number is None:
             continue

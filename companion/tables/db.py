@@ -216,6 +216,7 @@ def connect(
     db.pause = pause
     # what a write that moved a table rings once committed (store.write); none to ring frozen
     db.doorbell = None if frozen else doorbell.path_for(str(path))
+    db.wal = None if frozen else f"{path}-wal"  # kept from filling its volume (store.keep_room)
     return db
 
 
@@ -287,6 +288,9 @@ def migrate(path: str | Path, pragmas: dict[str, str | int] | None = None) -> No
     db = connect(path, pragmas)
     try:
         db.conn.execute("PRAGMA journal_mode = WAL")
+        # A server stopped the hard way may have left a WAL that holds most of a small volume:
+        # moved into the database and emptied now, the writes of this start have room.
+        store.make_room(db)
         if db.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS):
             return  # nothing to write: a read-only database still serves its tables for reading
         db.conn.create_function("companion_name_key", 1, store.name_key, deterministic=True)
@@ -332,6 +336,12 @@ def is_storage_failure(error: BaseException) -> bool:
         return True
     code = getattr(error, "sqlite_errorcode", None)
     return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in STORAGE_FAILURE_CODES
+
+
+def is_full(error: BaseException) -> bool:
+    """Whether `error` is SQLite finding no room on the disk for a write."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF == sqlite3.SQLITE_FULL
 
 
 def is_busy(error: BaseException) -> bool:

@@ -95,25 +95,24 @@ def player(db, name: str) -> dict[str, Any] | None:
     recent = [{**seat, "result": results.get(seat["id"])} for seat in seated[:PLAYER_RECENT_TABLES]]
     return {
         "name": seated[0]["name"], "games": games, "tables": len(seated), "recent": recent,
-        **_game_nights(db, key, [result["id"] for result in finished]),
+        **_game_nights(db, key),
     }
 
 
-def _game_nights(db, key: str, finished: list[str]) -> dict[str, int]:
+def _game_nights(db, key: str) -> dict[str, int]:
     """How many game nights (two or more tables chained by rematches) the player `key`
     finished a game of, and how many of those they won (most wins of the night, shared)."""
-    nights, won, seen = 0, 0, set()
-    for table_id in finished:
-        chain = store.rematch_chain(db, table_id)
-        if len(chain) < 2 or chain[0] in seen:
-            continue
-        seen.add(chain[0])
-        nights += 1
-        totals: dict[str, int] = {}
-        for result in store.chain_results(db, chain):
-            totals[result["name_key"]] = totals.get(result["name_key"], 0) + (result["place"] == 1)
-        won += totals.get(key, 0) == max(totals.values()) > 0
-    return {"nights": nights, "nights_won": won}
+    nights = [chain for chain in store.player_rematch_chains(db, key) if len(chain) >= 2]
+    wins: dict[tuple[int, str], int] = {}  # (night, name_key) -> first places
+    night_of = {table_id: number for number, chain in enumerate(nights) for table_id in chain}
+    for result in store.chain_results(db, list(night_of)) if nights else []:
+        player = night_of[result["table_id"]], result["name_key"]
+        wins[player] = wins.get(player, 0) + (result["place"] == 1)
+    most: dict[int, int] = {}  # night -> the most first places anyone took there
+    for (night, _), count in wins.items():
+        most[night] = max(most.get(night, 0), count)
+    won = sum(wins.get((night, key), 0) == count > 0 for night, count in most.items())
+    return {"nights": len(nights), "nights_won": won}
 
 
 def players(db) -> list[dict[str, Any]]:

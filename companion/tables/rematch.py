@@ -54,6 +54,7 @@ def unseal(secret: str, table_id: str, rematch_id: str, sealed: str) -> str | No
         return None
 
 
+@service.tried_once_more
 def start(db, table_id: str, viewer: Viewer, secret: str) -> str:
     """The id of the rematch of finished table `table_id`, started by a player who joined it
     or its host. The first tap creates it; every later tap (two phones at once included)

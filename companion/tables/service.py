@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import functools
 import hashlib
 import hmac
 import logging
@@ -21,10 +22,10 @@ import random
 import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import store
-from .db import STORAGE_LOG, is_busy, is_database_unreachable, is_storage_failure, storage_errors
+from .db import STORAGE_LOG, is_busy, is_database_unreachable, is_full, is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_, NP_, Text, shown
@@ -121,9 +122,35 @@ def writing(db, *table_ids: str) -> Iterator[None]:
         if not is_storage_failure(error):
             raise
         logging.getLogger(STORAGE_LOG).error("Could not write to the database: %s", error)
+        if is_full(error) and not getattr(db, "room_made", False) and store.make_room(db):
+            logging.getLogger(STORAGE_LOG).warning("Moved the database's WAL into it and emptied it: the write is tried once more.")
+            raise RoomMade(503, "storage_unavailable", STORAGE_UNAVAILABLE) from error
         # PostgreSQL out of reach (a restart, the network) is no disk of this machine's
         sentence = NOT_SAVED_DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNAVAILABLE
         raise ServiceError(503, "storage_unavailable", sentence) from error
+
+
+class RoomMade(ServiceError):
+    """A write refused for space after which the WAL could be moved into the database and
+    emptied: `tried_once_more` tries it again; anything else refuses it as before."""
+
+
+def tried_once_more(write: Callable) -> Callable:
+    """A service write that, refused for space, is tried once more once room was made
+    (writing): the refused try rolled back all it did."""
+
+    @functools.wraps(write)
+    def trying(db, *args, **kwargs):
+        try:
+            return write(db, *args, **kwargs)
+        except RoomMade:
+            db.room_made = True  # a second refusal is the player's sentence
+            try:
+                return write(db, *args, **kwargs)
+            finally:
+                db.room_made = False
+
+    return trying
 
 
 # --- creating -----------------------------------------------------------------------
@@ -182,6 +209,7 @@ def game_for(slug: Any) -> Game:
     return GAMES[slug]
 
 
+@tried_once_more
 def create_table(db, slug: Any, players: Any, options: Any) -> Created:
     game = game_for(slug)
     names = check_names(game, players)
@@ -456,6 +484,7 @@ def _acting_seat(table: Table, viewer: Viewer, named: Any, action: dict[str, Any
     return viewer.seat
 
 
+@tried_once_more
 def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = None) -> Table:
     if not isinstance(action, dict):
         raise ServiceError(400, "malformed_request", N_("An action must be a JSON object."))
@@ -496,6 +525,7 @@ def refuse_closed(table: Table) -> None:
         )
 
 
+@tried_once_more
 def close(db, table_id: str, viewer: Viewer) -> Table:
     """The host closes the table: it leaves the home page and takes no more actions; its
     log and results stay, and an unfinished game is marked abandoned."""

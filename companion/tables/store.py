@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -59,7 +61,39 @@ def write(db: sqlite_utils.Database, *table_ids: str, wait: bool = True) -> Iter
         if db.conn.in_transaction:
             db.conn.execute("ROLLBACK")
         raise
+    keep_room(db)
     _committed_moves(db)
+
+
+# The room a WAL leaves on its volume before it is moved into the database: a write of a few
+# actions' pages, and then some.
+WAL_ROOM_BYTES = 256 * 1024
+
+
+def keep_room(db) -> None:
+    """After a commit: a WAL about to take the last free bytes of its volume is moved into
+    the database and emptied while that can still be done. SQLite does it by itself only
+    once the WAL holds 1,000 pages (4 MB), and a checkpoint needs room for the pages it adds
+    to the database: on a 2 MB volume the WAL took it all after 76 actions, and every write
+    (and checkpoint) was refused for good, restarts included. Two stats a write."""
+    wal = getattr(db, "wal", None)
+    if wal is None:
+        return
+    try:
+        if os.stat(wal).st_size + WAL_ROOM_BYTES > shutil.disk_usage(os.path.dirname(os.path.abspath(wal))).free:
+            make_room(db)
+    except OSError:  # no WAL (yet), a folder gone: nothing to keep
+        pass
+
+
+def make_room(db) -> bool:
+    """Move SQLite's WAL into the database file and empty it (a TRUNCATE checkpoint, which
+    waits for the other connections' reads); whether it could."""
+    try:
+        busy = db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+    except sqlite3.Error:
+        return False
+    return busy == 0
 
 
 def _committed_moves(db) -> None:
@@ -591,22 +625,52 @@ def unlink_rematch(db, table_id: str, rematch_id: str) -> None:
     announce(db, table_id)
 
 
+# Every rematch chain (a game night) that a set of tables belongs to, in one query on both
+# databases: `up` climbs from the tables given to the first table of each chain (UNION: each
+# table once, however many of the given ones share it), `chain` walks down from those first
+# tables by rematch_id. Was one query per table per step, per game of a player's page: 500
+# chained rematches took /players/<name> 3.6-6.5 s. A chain never loops (a rematch is a new
+# table); LONGEST_CHAIN stops a damaged database's loop all the same.
+REMATCH_CHAINS = """WITH RECURSIVE
+  up(id) AS (
+    {start}
+    UNION
+    SELECT t.rematch_of FROM up JOIN game_tables t ON t.id = up.id WHERE t.rematch_of IS NOT NULL
+  ),
+  chain(id, first_id, position) AS (
+    SELECT t.id, t.id, 0 FROM up JOIN game_tables t ON t.id = up.id WHERE t.rematch_of IS NULL
+    UNION ALL
+    SELECT t.rematch_id, chain.first_id, chain.position + 1 FROM chain JOIN game_tables t ON t.id = chain.id
+    WHERE t.rematch_id IS NOT NULL AND chain.position < ?
+  )
+SELECT first_id, id FROM chain ORDER BY first_id, position"""
+LONGEST_CHAIN = 100_000
+
+
+def rematch_chains(db, start: str, parameters: list) -> list[list[str]]:
+    """The chains of tables linked by rematches (each first to last) that the tables
+    selected by the SQL `start` (one column of ids) belong to."""
+    chains: dict[str, list[str]] = {}
+    for first_id, table_id in db.execute(REMATCH_CHAINS.format(start=start), [*parameters, LONGEST_CHAIN]):
+        chains.setdefault(first_id, []).append(table_id)
+    return list(chains.values())
+
+
 def rematch_chain(db, table_id: str) -> list[str]:
     """The tables linked by rematches that `table_id` belongs to, first to last: an
     evening's game night."""
-    first, seen = table_id, {table_id}
-    while True:
-        row = db.execute("SELECT rematch_of FROM game_tables WHERE id = ?", [first]).fetchone()
-        if row is None or row[0] is None or row[0] in seen:
-            break
-        first = row[0]
-        seen.add(first)
-    chain = [first]
-    while True:
-        row = db.execute("SELECT rematch_id FROM game_tables WHERE id = ?", [chain[-1]]).fetchone()
-        if row is None or row[0] is None or row[0] in chain:
-            return chain
-        chain.append(row[0])
+    chains = rematch_chains(db, "SELECT ?", [table_id])
+    return chains[0] if chains else [table_id]
+
+
+def player_rematch_chains(db, key: str) -> list[list[str]]:
+    """The chains that the finished tables of the player `key` (name_key) belong to."""
+    return rematch_chains(
+        db,
+        "SELECT r.table_id FROM results r JOIN game_tables t ON t.id = r.table_id AND t.version = r.version"
+        " AND t.status = 'finished' WHERE r.name_key = ?",
+        [key],
+    )
 
 
 def chain_results(db, table_ids: list[str]) -> list[dict[str, Any]]:

@@ -13,13 +13,14 @@ from typing import Any, Iterator
 from . import corrections, store
 from .service import (
     STALE_CORRECTION, STALE_SKIP, ServiceError, Table, Viewer, check_expected_version, is_closed, load, refuse_after_rematch,
-    refuse_closed, replay, save, writing,
+    refuse_closed, replay, save, tried_once_more, writing,
 )
 from ..games import Game
 from ..games.errors import RuleError
 from ..games.text import N_, Text
 
 
+@tried_once_more
 def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_seq: Any = None) -> Table:
     """Undo the last action still in effect or, with `from_seq`, that line of the log and
     every later one still in effect (the host going back to fix an earlier mistake). Each
@@ -178,6 +179,7 @@ def _redo_offer(
         yield table, pending
 
 
+@tried_once_more
 def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everything: bool = False) -> Redone:
     """Enter the next undone action again (corrections.redoable) or, with `everything`, each in
     turn: every one is checked by the rules again, and the first that no longer applies, or
@@ -211,6 +213,7 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
     return Redone(table, count, stopped)
 
 
+@tried_once_more
 def skip(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> tuple[Table, dict[str, Any]]:
     """Take the next undone action out of the redo offer without entering it: a wrong tap
     that was gone back over (an action for the wrong player), or one the rules now refuse,

@@ -12,7 +12,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 from flask import abort, current_app, make_response, redirect, render_template, request, url_for
 from flask.globals import request_ctx
 from flask_babel import get_locale
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import i18n, inputs
 from ..tables import service
@@ -22,6 +22,7 @@ from ..games.text import N_, Text
 from ..i18n import render
 from . import api, fragments, game_files, pages, players, results, rules, screen
 from . import session as phone
+from .links import UNTRUSTED_HOST
 
 
 def install(app) -> None:
@@ -116,7 +117,9 @@ def http_error(exc: HTTPException):
         405: N_("That is not something this page can do."),
         413: N_("That request is too large."),
     }
-    if exc.description == "csrf":
+    if isinstance(exc, SecurityError):  # a Host outside TRUSTED_HOSTS
+        message = UNTRUSTED_HOST
+    elif exc.description == "csrf":
         message = N_("This page is out of date. Reload it and try again.")
     elif isinstance(exc.description, Text):  # a refusal that says why (check_forms)
         message = exc.description

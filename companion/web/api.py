@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import inputs
 from ..tables import service, undo_redo
@@ -14,7 +14,7 @@ from ..games.errors import RuleError
 from ..games.text import N_, shown
 from ..i18n import render
 from . import views
-from .links import join_url
+from .links import UNTRUSTED_HOST, join_url
 from .openapi import document as openapi_document
 from .pages import sharing_the_write
 
@@ -41,6 +41,8 @@ def http_error(exc: HTTPException):
         500: ("internal_error", N_("Something went wrong on the server.")),
     }
     code, text = codes.get(exc.code, ("bad_request", N_("The request could not be understood.")))
+    if isinstance(exc, SecurityError):  # a Host outside TRUSTED_HOSTS
+        code, text = "untrusted_host", UNTRUSTED_HOST
     response, status = error(exc.code or 400, code, text)
     if getattr(exc, "valid_methods", None):  # a 405 says which methods the address takes
         response.headers["Allow"] = ", ".join(exc.valid_methods)

@@ -13,6 +13,8 @@ import qrcode
 import qrcode.image.svg
 from flask import current_app, request, url_for
 
+from ..games.text import N_
+
 # Connecting a UDP socket sends nothing; it only asks the kernel which local address
 # would route to that (documentation-only) address: the machine's LAN address.
 _ROUTE_PROBE = ("192.0.2.1", 9)
@@ -93,6 +95,32 @@ def public_base(port: int | str | None = None, configured: str | None = None, li
     else:
         address = f"[{listening}]" if ":" in listening else listening
     return f"http://{address}:{port}" if port else f"http://{address}"
+
+
+LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"]
+# Said to a request addressed to a name or address the companion does not answer at.
+UNTRUSTED_HOST = N_("The companion does not answer at this address. Open the address its QR code or join link gives.")
+
+
+def trusted_hosts(listening: str | None, public_url: str | None, configured: str) -> list[str] | None:
+    """The names and addresses requests may be addressed to (their Host; Flask's
+    TRUSTED_HOSTS): those the server listens on (every address of the machine, its name and
+    its .local name, listening on every network), the public URL's host, and `configured`
+    (COMPANION_TRUSTED_HOSTS: names or addresses, comma-separated; a name starting with a
+    dot takes its subdomains). A page on another name (DNS rebinding: a site's name made to
+    point at the companion) is refused, since the phone's browser would let that site read
+    the answers. None (any host) where it is not known what the server listens on."""
+    extra = [name.strip() for name in configured.split(",") if name.strip()]
+    if listening is None:
+        return extra or None
+    if listening in EVERY_ADDRESS:
+        name = socket.gethostname()
+        hosts = [*LOOPBACK_NAMES, *own_addresses(), lan_address() or "", name, f"{name}.local"]
+    else:
+        hosts = [listening, *(LOOPBACK_NAMES if only_this_machine(listening) else [])]
+    if public_url:
+        hosts.append(urlsplit(public_url).hostname or "")
+    return list(dict.fromkeys(host.lower() for host in [*hosts, *extra] if host))
 
 
 def public_url_problem(url: str) -> str | None:

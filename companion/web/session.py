@@ -113,5 +113,7 @@ def check_csrf() -> None:
         return
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD, "")
     expected = session.get(CSRF_FIELD)
-    if not expected or not hmac.compare_digest(sent, expected):
+    # compared as bytes: compare_digest refuses text that is not ASCII (a TypeError, a 500),
+    # and a token no page gave is just a page out of date
+    if not expected or not hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")):
         abort(400, description="csrf")

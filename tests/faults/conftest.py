@@ -74,3 +74,40 @@ def companion_process(tmp_path: Path, database: str):
     yield start
     for server in started:
         server.stop()
+
+
+class SmallVolume:
+    """A file system of its own, of a few hundred KB (tmpfs), that a test can fill to the
+    last byte: the real ENOSPC of a full SD card or a small partition, not a simulation."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.filler = path / "filler"
+
+    def fill(self) -> None:
+        """Take every free byte (the files already there keep theirs)."""
+        descriptor = os.open(self.filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        try:
+            while os.write(descriptor, b"\0" * 4096):
+                pass
+        except OSError:  # ENOSPC: full
+            pass
+        finally:
+            os.close(descriptor)
+
+    def free(self) -> None:
+        self.filler.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def small_volume(tmp_path: Path):
+    """A 2 MB tmpfs mounted for the test (mounting needs root, as the tests run)."""
+    mount_point = tmp_path / "small-volume"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", "tmpfs", str(mount_point)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small volume here: {mounted.stderr.decode().strip()}")
+    try:
+        yield SmallVolume(mount_point)
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount_point)], check=True)

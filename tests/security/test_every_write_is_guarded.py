@@ -181,6 +181,8 @@ PAGE_IDENTITY_ATTACKS: list[tuple[str, Callable[[World], Phone], bool]] = [
 PAGE_CSRF_ATTACKS: list[tuple[str, Callable[[World], Phone]]] = [
     ("a missing CSRF token", lambda w: Phone(valid_phone(w).client, None)),
     ("another phone's CSRF token", lambda w: Phone(valid_phone(w).client, csrf_of(w.phone()))),
+    # form fields and the X-CSRF-Token header alike: was a 500 (compare_digest takes ASCII only)
+    ("a CSRF token that is not ASCII", lambda w: Phone(valid_phone(w).client, "jeton-périmé")),
     ("a cookie signed with another key", lambda w: forged_phone(w, key="not the server's key")),
     ("an expired cookie", lambda w: forged_phone(w, age=int(w.app.permanent_session_lifetime.total_seconds()) + DAY)),
     ("a garbled cookie", lambda w: Phone(phone_with_cookie(w, "eyJub3QiOiJzaWduZWQifQ.garbled.cookie"), "x")),

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from companion import create_app  # noqa: E402
-from companion.server.snapshots import RecentlyUsed  # noqa: E402
+from companion.web.app import create_app  # noqa: E402
+from companion.tables.snapshots import RecentlyUsed  # noqa: E402
 from companion.tables import corrections, service, store, undo_redo  # noqa: E402
 from companion.tables.db import get_db  # noqa: E402
 from load import next_action  # noqa: E402

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from companion import create_app  # noqa: E402
+from companion.web.app import create_app  # noqa: E402
 from played import create, play_pickomino  # noqa: E402
 
 

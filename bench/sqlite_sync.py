@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion import create_app  # noqa: E402
+from companion.web.app import create_app  # noqa: E402
 from companion.tables import db  # noqa: E402
 
 

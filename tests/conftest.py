@@ -12,7 +12,7 @@ import requests
 from hypothesis import HealthCheck, settings
 from waitress.server import create_server
 
-from companion import create_app
+from companion.web.app import create_app
 from databases import PostgresServer, make_database
 from servers import running_companion
 

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import create_app
+from companion.web.app import create_app
 from companion.games import GAMES
 from companion.inputs import NUMBER_LIMIT, clean_name, name_problem
 from played import act, create, csrf_of, host_phone

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion import PublicUrlUnusable, create_app
+from companion.web.app import PublicUrlUnusable, create_app
 from companion.server import cli
 from companion.server.cli import GC_YOUNG_OBJECTS, main
 

@@ -11,7 +11,7 @@ import zlib
 
 import requests
 
-from companion import PROJECT_ROOT
+from companion.paths import PROJECT_ROOT
 from companion.web import compression
 from companion.web.push import server_sent
 

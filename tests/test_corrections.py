@@ -11,7 +11,7 @@ from contextlib import closing
 
 import pytest
 
-from companion.server import snapshots
+from companion.tables import snapshots
 from companion.tables import corrections, log_lines, service, store, undo_redo
 from companion.tables.db import connect
 from played import assert_error, bearer, create, joined

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import PROJECT_ROOT
+from companion.paths import PROJECT_ROOT
 from companion.games import GAMES
 
 OTHER_PACKAGES = Path(__file__).resolve().parent / "game_packages"  # installed by the test below
@@ -61,7 +61,7 @@ def test_a_game_from_another_installed_package_plays_with_everything_the_compani
     changed."""
     program = r"""
 import json, re
-from companion import create_app
+from companion.web.app import create_app
 from companion.games import GAMES
 app = create_app({"DATABASE": DATABASE, "SECRET_KEY": "tally", "TESTING": True})
 client = app.test_client()

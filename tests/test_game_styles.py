@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from companion import PROJECT_ROOT
+from companion.paths import PROJECT_ROOT
 from companion.games import GAMES
 
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from companion.games import GAMES
-from companion.i18n import LANGUAGES
+from companion.web.i18n import LANGUAGES
 from companion.web.rules import heading_id
 
 from played import play_scene

@@ -8,7 +8,7 @@ import html
 import re
 import sqlite3
 
-from companion import create_app
+from companion.web.app import create_app
 from companion.tables import history
 from companion.tables.db import MIGRATIONS, connect
 from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino

@@ -106,7 +106,7 @@ def test_log_twenty_one_a_row_the_games_end_scores_as_it_stands_is_not_called_fu
 def test_log_lines_read_by_another_server_process_are_the_same(client, app):
     """The process that saved an action keeps its outcome line; another process (nothing
     kept) finds the same lines by replaying the log."""
-    from companion.server import snapshots
+    from companion.tables import snapshots
 
     table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     play_pickomino(client, table, tiles=range(21, 27))
@@ -141,7 +141,7 @@ def test_log_lines_the_host_went_back_over_still_say_what_they_did(client):
         "stopped — stole 25 from Ana",
     ]
     # and another server process, which kept nothing, reads the same
-    from companion.server import snapshots
+    from companion.tables import snapshots
 
     snapshots._by_database.clear()
     assert [event["text"] for event in client.get(f"/api/tables/{table.id}/log").get_json()["events"]] == written
@@ -175,7 +175,7 @@ def test_log_lines_of_actions_stored_with_fields_now_refused_still_say_what_they
     log describes them without checking their fields again."""
     import sqlite3
 
-    from companion.server import snapshots
+    from companion.tables import snapshots
 
     table = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     for token, action in [

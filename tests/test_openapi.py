@@ -18,7 +18,7 @@ import schemathesis
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from companion import create_app
+from companion.web.app import create_app
 from companion.games import GAMES
 from companion.games.lobo import COLORS as FLOCK_COLORS
 from companion.games.twentyone import COLORS as DIE_COLORS

@@ -25,7 +25,9 @@ import psycopg
 import pytest
 import requests
 
-from companion import create_app, web
+from companion.web.app import create_app
+
+from companion import web
 from companion.server.notify import NOTIFIER_NAME
 from companion.tables import db as database_module, postgres, service
 from companion.tables.postgres import POOL_SIZE

@@ -22,16 +22,16 @@ import requests
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import create_app
+from companion.web.app import create_app
 from companion.games import GAMES
-from companion.i18n import LANGUAGE_COOKIE
-from companion.server import doorbell
+from companion.web.i18n import LANGUAGE_COOKIE
+from companion.tables import doorbell
 from companion.server import notify
 from servers import running_companion
 from companion.server.notify import Notifier
 from companion.tables import service
 from companion.tables.db import connect
-from companion.web import fragments
+from companion.web import fragments, push
 
 class Stream:
     """One phone's held connection, read event by event."""
@@ -288,7 +288,7 @@ def quick_notifier(database: str) -> Notifier:
 # rings the database's doorbell once committed.
 ACT = (
     "import sys\n"
-    "from companion import create_app\n"
+    "from companion.web.app import create_app\n"
     "client = create_app({'DATABASE': sys.argv[1], 'SECRET_KEY': 'test', 'TESTING': True}).test_client()\n"
     "response = client.post(f'/api/tables/{sys.argv[2]}/actions', json={'type': 'set_aside', 'face': 'worm', 'count': 2},"
     " headers={'Authorization': 'Bearer ' + sys.argv[3]})\n"
@@ -313,7 +313,7 @@ def push_process(database: str):
     """A server process' app as the push server runs it (its notifier), with its own kept
     parts: two of them on one database stand for two processes of `companion serve`."""
     app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True})
-    app.extensions["companion.notifier"] = notify.for_database(database)
+    push.hand_over(app, notify.for_database(database))
     return app
 
 
@@ -642,9 +642,7 @@ def test_push_a_notifier_started_while_the_database_file_is_away_makes_none_and_
 def test_push_without_a_doorbell_the_notifier_asks_sqlite_every_few_milliseconds(tmp_path, monkeypatch, caplog):
     """Where inotify cannot be had (not Linux, a file system that does not tell, a folder
     nobody may write), the notifier asks SQLite every `check_seconds`, and on Linux says so."""
-    from companion.server import doorbell
-
-    monkeypatch.setattr(doorbell.Listener, "open", classmethod(lambda cls, path: None))
+    monkeypatch.setattr(notify.DoorbellListener, "open", classmethod(lambda cls, path: None))
     database = str(tmp_path / "companion.sqlite3")
     table_id = new_table_in(database)["id"]
     notifier = Notifier(database, check_seconds=0.005, unrung_seconds=60)
@@ -653,7 +651,7 @@ def test_push_without_a_doorbell_the_notifier_asks_sqlite_every_few_milliseconds
 
 
 def test_push_a_doorbell_that_cannot_be_rung_costs_the_write_nothing_and_is_said_once(tmp_path, caplog):
-    from companion.server import doorbell
+    from companion.tables import doorbell
 
     bell = str(tmp_path / "gone" / "companion.sqlite3-moved")  # its folder is not there
     doorbell.ring(bell)
@@ -664,12 +662,12 @@ def test_push_a_doorbell_that_cannot_be_rung_costs_the_write_nothing_and_is_said
 def test_push_the_doorbell_is_heard_again_after_someone_deleted_it(tmp_path):
     """The doorbell file lives beside the database, where someone tidying may delete it:
     the next write that rings makes it again, and the notifiers hear that too."""
-    from companion.server import doorbell
+    from companion.tables import doorbell
 
     database = str(tmp_path / "companion.sqlite3")
     table = new_table_in(database)
     bell = doorbell.path_for(database)
-    listener = doorbell.Listener.open(bell)
+    listener = notify.DoorbellListener.open(bell)
     assert listener is not None  # Linux, a writable folder
     try:
         assert listener.wait(0.05) is False

@@ -11,7 +11,7 @@ import threading
 import pytest
 import requests
 
-from companion import i18n
+from companion.web import i18n
 from companion.tables import rematch, store
 from companion.tables.db import connect
 from companion.games import GAMES

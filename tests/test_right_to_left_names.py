@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion.games import GAMES
 from companion.games.text import isolated
-from companion.i18n import render
+from companion.web.i18n import render
 from companion.web.chart import score_chart
 from companion.web.results import share_text
 from played import bearer, create

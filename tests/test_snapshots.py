@@ -12,7 +12,7 @@ import pytest
 from companion.tables import service, store
 from companion.tables.db import connect
 from companion.games import GAMES
-from companion.server.snapshots import RecentlyUsed
+from companion.tables.snapshots import RecentlyUsed
 from played import bearer, create, host_phone, joined
 
 def candidates(game: str) -> list[dict]:

@@ -2,94 +2,20 @@
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .correcting import Corrections
-from .errors import MALFORMED_OPTION, MalformedAction, RuleError
+from .errors import RuleError
 from .presentation import Presentation
-from .rules import Rules
+from .rules import Option, Rules
+from .scenes import Scene, ScenePlay
 from .schema import ApiDescription
-from .text import N_, Text
+from .text import N_
+
+__all__ = ["THREE", "TWO", "Game", "Option", "Scene", "ScenePlay", "explain_ties", "rank", "require_seat_turn"]
 
 
 THREE, TWO = ("Ana", "Bruno", "Caio"), ("Ana", "Bruno")  # the players of the scenes
-
-
-@dataclass(frozen=True)
-class Scene:
-    """A point of a game, for the suites that run every game in the registry (the pages in
-    every language, the security walks, the table screen, the API's document): a table of
-    `players` with `options`, after `actions` (seat, action) in order, as seat `seen_by`
-    sees it. Each game has at least a "start" and a "finished" scene (ideally with a tie)."""
-
-    players: tuple[str, ...]
-    actions: tuple[tuple[int, dict[str, Any]], ...] = ()
-    options: dict[str, Any] = field(default_factory=dict)
-    seen_by: int = 0
-
-
-class ScenePlay:
-    """A game played on its engine to write a Scene: every action checked by the rules and
-    kept in order; `state` (the table's public state, as every phone and the API see it) and
-    `current_seat` / `finished` tell a scene's script what to do next."""
-
-    def __init__(self, game: Game, names: tuple[str, ...], options: dict[str, Any] | None = None):
-        self.game, self.names, self.options = game, tuple(names), options or {}
-        effective = game.effective_options(self.options)
-        self._state = game.setup(list(names), effective, game.deal(list(names), effective, random.Random(0)))
-        self.actions: list[tuple[int, dict[str, Any]]] = []
-
-    def act(self, seat: int, action: dict[str, Any]) -> None:
-        self._state = self.game.apply(self._state, seat, action)
-        self.actions.append((seat, action))
-
-    @property
-    def state(self) -> dict[str, Any]:
-        return self.game.public_state(self._state, None)
-
-    @property
-    def current_seat(self) -> int | None:
-        return self.game.current_seat(self._state)
-
-    @property
-    def finished(self) -> bool:
-        return self.game.is_finished(self._state)
-
-    def scene(self) -> Scene:
-        return Scene(self.names, tuple(self.actions), self.options)
-
-
-@dataclass(frozen=True)
-class Option:
-    """A table option: its name in the API, its default and one-line help.
-
-    Boolean options are checked here; any other kind brings its own `validate`, which
-    returns the effective value or raises RuleError (MalformedAction for a wrong type).
-    """
-
-    name: str
-    default: Any
-    label: Text
-    help: Text
-    validate: Callable[[Any], Any] | None = None
-    # Entries per seat (Twenty One's sheets): the start form keys them by name slot, and
-    # the shell turns slots into seats, skipping the slots left empty.
-    per_seat: bool = False
-
-    @property
-    def is_flag(self) -> bool:
-        return isinstance(self.default, bool)
-
-    def check(self, value: Any) -> Any:
-        if self.validate is not None:
-            return self.validate(value)
-        if self.is_flag:
-            if not isinstance(value, bool):
-                raise MalformedAction(N_("The option %(option)s must be true or false.", option=self.name), code=MALFORMED_OPTION)
-            return value
-        raise TypeError(f"option {self.name} needs a validate function")
 
 
 class Game(Rules, Corrections, Presentation, ApiDescription):

@@ -7,13 +7,42 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import TYPE_CHECKING, Any, Iterable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
-from .errors import MalformedAction, RuleError
+from .errors import MALFORMED_OPTION, MalformedAction, RuleError
 from .text import N_, Text, shown
 
-if TYPE_CHECKING:
-    from .base import Option
+
+@dataclass(frozen=True)
+class Option:
+    """A table option: its name in the API, its default and one-line help.
+
+    Boolean options are checked here; any other kind brings its own `validate`, which
+    returns the effective value or raises RuleError (MalformedAction for a wrong type).
+    """
+
+    name: str
+    default: Any
+    label: Text
+    help: Text
+    validate: Callable[[Any], Any] | None = None
+    # Entries per seat (Twenty One's sheets): the start form keys them by name slot, and
+    # the shell turns slots into seats, skipping the slots left empty.
+    per_seat: bool = False
+
+    @property
+    def is_flag(self) -> bool:
+        return isinstance(self.default, bool)
+
+    def check(self, value: Any) -> Any:
+        if self.validate is not None:
+            return self.validate(value)
+        if self.is_flag:
+            if not isinstance(value, bool):
+                raise MalformedAction(N_("The option %(option)s must be true or false.", option=self.name), code=MALFORMED_OPTION)
+            return value
+        raise TypeError(f"option {self.name} needs a validate function")
 
 
 class Rules:

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .base import Scene
+from .scenes import Scene
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,12 @@ from urllib.parse import urlsplit
 import qrcode
 
 from .. import inputs
-from .. import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app, default_database
+from ..paths import default_database
+from ..web.app import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app
 from . import front, processes
 from ..tables import db, postgres
 from ..tables.db import DatabaseUnusable
+from ..web import push
 from ..web.links import only_this_machine, public_base
 
 
@@ -254,7 +256,7 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
         from gevent import socket as green_socket
         from gevent.pywsgi import WSGIServer
 
-        app.extensions["companion.notifier"] = notify.for_database(app.config["DATABASE"])
+        push.hand_over(app, notify.for_database(app.config["DATABASE"]))
         listener = green_socket.socket(sock.family, sock.type, fileno=sock.detach())
         # No access log (a join link's path holds a token); errors go to the logging
         # system, where the token filter applies.

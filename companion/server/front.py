@@ -42,7 +42,7 @@ import socket
 import time
 from collections import OrderedDict
 
-from .. import BODY_LEFT_UNREAD, MAX_REQUEST_BYTES, RepeatsQuieted
+from ..web.app import BODY_LEFT_UNREAD, MAX_REQUEST_BYTES, RepeatsQuieted
 from ..web import GARBLED_REQUEST
 
 HEAD_SECONDS = 10

@@ -3,7 +3,7 @@
 A write in any server process must reach the connections (Server-Sent Events) held by
 every other. No broker of our own: SQLite itself tells. `PRAGMA data_version` on an idle
 connection changes whenever another connection (of this process or another) commits; one
-watcher per process reads it when the database's doorbell rings (server/doorbell.py: a
+watcher per process reads it when the database's doorbell rings (tables/doorbell.py: a
 file every write that moved a table touches after its commit, heard through inotify on
 Linux), and by itself every half second, or every 10 ms where there is no doorbell. When
 it moved, the watcher reads the tables moved since it last looked (a trigger gives every
@@ -23,8 +23,11 @@ The waiting is gevent's (the push server's); nothing here runs under the thread 
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import os
 import sqlite3
+import struct
 import sys
 from collections import Counter
 from contextlib import contextmanager
@@ -33,9 +36,9 @@ from typing import Iterable, Iterator
 
 import gevent
 from gevent.event import Event
+from gevent.socket import wait_read
 
-from ..tables import postgres
-from . import doorbell
+from ..tables import doorbell, postgres
 
 NOTIFIER_NAME = "companion-notifier"  # its application_name, as PostgreSQL's pg_stat_activity shows it
 # Without a doorbell, a change reaches a waiting phone within this, plus rendering; each
@@ -140,7 +143,7 @@ class Notifier:
             if self.lost:
                 logging.getLogger("companion").warning("Watching the database for changes again.")
                 self.lost = False
-            listener = doorbell.Listener.open(doorbell.path_for(self.database))
+            listener = DoorbellListener.open(doorbell.path_for(self.database))
             if listener is None and sys.platform.startswith("linux") and not self.said_unheard:
                 logging.getLogger("companion").warning(
                     "Cannot listen for %s: phones are woken by a look every %g ms instead.",
@@ -218,3 +221,65 @@ class PostgresNotifier(Notifier):
         if not tables:
             return []
         return list(connection.execute("SELECT id, version, rematch_id FROM game_tables WHERE id = ANY(%s)", [tables]))
+
+
+IN_ATTRIB = 0x004  # the file's times changed: os.utime
+IN_CREATE = 0x100  # a file was made in the folder
+EVENT_HEAD = struct.Struct("iIII")  # struct inotify_event: wd, mask, cookie, len; then the name
+
+
+class DoorbellListener:
+    """inotify on the doorbell's folder, for the doorbell's name: a touch, or the file made
+    again after someone deleted it. `DoorbellListener.open` gives None where that cannot be had."""
+
+    def __init__(self, descriptor: int, name: bytes):
+        self.descriptor = descriptor
+        self.name = name
+
+    @classmethod
+    def open(cls, path: str) -> "DoorbellListener | None":
+        if not sys.platform.startswith("linux"):
+            return None
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            descriptor = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            return None
+        if descriptor < 0:
+            return None
+        folder, name = os.path.split(os.path.abspath(path))
+        try:
+            os.close(doorbell.open_regular(path))
+        except OSError:  # a folder nobody may write, a FIFO or a link there: nothing rings to be heard
+            os.close(descriptor)
+            return None
+        if libc.inotify_add_watch(descriptor, os.fsencode(folder), IN_ATTRIB | IN_CREATE) < 0:
+            os.close(descriptor)
+            return None
+        return cls(descriptor, os.fsencode(name))
+
+    def wait(self, timeout: float) -> bool:
+        """Whether the doorbell rang (True) or `timeout` seconds went by first (False);
+        touches of other files in the folder are not a ring."""
+        try:
+            wait_read(self.descriptor, timeout)
+        except TimeoutError:
+            return False
+        return self._rang()
+
+    def _rang(self) -> bool:
+        rang = False
+        while True:
+            try:
+                events = os.read(self.descriptor, 65536)
+            except BlockingIOError:
+                return rang
+            offset = 0
+            while offset < len(events):
+                _watch, _mask, _cookie, length = EVENT_HEAD.unpack_from(events, offset)
+                offset += EVENT_HEAD.size
+                rang = rang or events[offset:offset + length].rstrip(b"\0") == self.name
+                offset += length
+
+    def close(self) -> None:
+        os.close(self.descriptor)

@@ -19,7 +19,7 @@ from typing import Callable
 import sqlite_utils
 from flask import current_app, g
 
-from ..server import doorbell, snapshots
+from . import doorbell, snapshots
 from . import postgres, store
 
 # How long a writer waits for another's write lock: under the pages' request timeout (6 s,
@@ -393,7 +393,7 @@ def get_db() -> sqlite_utils.Database:
     if "db" not in g:
         app = current_app._get_current_object()
         if postgres.is_url(app.config["DATABASE"]):
-            green = "companion.notifier" in app.extensions  # the push server (gevent)
+            green = "companion.notifier" in app.extensions  # the push server (gevent): web/push.py
             g.db = postgres.pool_for(app.config["DATABASE"], green).take()
             return g.db
         _check_same_file(app)

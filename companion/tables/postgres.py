@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
-from ..server import snapshots
+from . import snapshots
 
 SCHEMES = ("postgresql://", "postgres://")
 # The NOTIFY channel on which a write names the table it moved.

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 import sqlite_utils
 
-from ..server import doorbell
+from . import doorbell
 
 
 def now() -> str:

@@ -9,17 +9,18 @@ import logging
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from flask import abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import abort, make_response, redirect, render_template, request, url_for
 from flask.globals import request_ctx
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException, SecurityError
 
-from .. import i18n, inputs
+from .. import inputs
+from . import i18n
 from ..tables import service
 from ..tables.db import STORAGE_LOG, is_database_unreachable, is_storage_failure, storage_errors
 from ..games import GAMES
 from ..games.text import N_, Text
-from ..i18n import render
+from .i18n import render
 from . import api, fragments, game_files, pages, players, results, rules, screen
 from . import session as phone
 from .links import UNTRUSTED_HOST

@@ -12,11 +12,11 @@ from ..tables import service, undo_redo
 from ..tables.db import get_db
 from ..games.errors import RuleError
 from ..games.text import N_, shown
-from ..i18n import render
+from .i18n import render
 from . import views
 from .links import UNTRUSTED_HOST, join_url
 from .openapi import document as openapi_document
-from .pages import sharing_the_write
+from .sharing import sharing_the_write
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

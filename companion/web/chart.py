@@ -9,7 +9,7 @@ import textwrap
 from markupsafe import Markup, escape
 
 from ..games.text import isolated
-from ..i18n import whole_number
+from .i18n import whole_number
 
 # Distinguishable on the dark and the light theme and in print (ColorBrewer's Dark2 and Set1).
 SERIES_COLOURS = ("#e6a23c", "#3c8de0", "#d9534f", "#2fa36b", "#9b6bd3", "#8c6d46", "#e377c2")

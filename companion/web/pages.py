@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import logging
 import secrets
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
-from urllib.parse import parse_qs, urlsplit
+from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
 from ..tables import history, service, undo_redo
-from .. import i18n, inputs
-from ..tables.db import STORAGE_LOG, get_db, is_busy, is_storage_failure, storage_errors
+from .. import inputs
+from . import i18n
+from ..tables.db import get_db
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_
-from ..i18n import render
-from . import forms, fragments, push, views
+from .i18n import render
+from . import forms, push, views
+from .sharing import sharing_the_write
+from .table_parts import situation, table_body
 from . import session as phone
 from .links import join_url, qr_svg
 
@@ -297,96 +297,10 @@ def seat_opened(table_id: str):
     return "", 200
 
 
-# --- the table ---------------------------------------------------------------------------
-# The table page shows the newest log lines; the whole log is one tap away. Rendering every
-# line into every phone's refresh made long games the costliest thing the server did.
-LOG_LINES_SHOWN = 12
-
-
 def table_context(table: service.Table, viewer: service.Viewer, error: str | None = None) -> dict[str, Any]:
     """Everything a table page is rendered from: the table in the reader's words, and what
     this phone may do with it."""
     return {**situation(table, viewer, error), "table": views.table_view(table, viewer)}
-
-
-def situation(
-    table: service.Table, viewer: service.Viewer, error: str | None = None, whole_log: bool | None = None
-) -> dict[str, Any]:
-    """What this phone may do with the table, and how its page refreshes: all of the
-    page's context but the table in words (table_view), which a watching phone whose
-    refresh is already rendered never needs. `whole_log`: unless the request says."""
-    db = get_db()
-    page = tapped_on()
-    if whole_log is None:
-        whole_log = request.args.get("log") == "all" or page.get("log") == ["all"]
-    actors = [] if service.is_closed(table) else table.game.actors(table.state)
-    # the seat the host asked for in the address, the one the host just entered for, or the
-    # one the page tapped on was entering for
-    chosen = None
-    if viewer.host:
-        chosen = inputs.number_or_none(request.values.get("as", request.form.get("seat", (page.get("as") or [None])[0])))
-    acting_for = None
-    if chosen in actors:
-        acting_for = chosen
-    elif viewer.seat in actors:
-        acting_for = viewer.seat
-    elif viewer.host and viewer.seat is None and actors:
-        acting_for = actors[0]  # a host who keeps the score for everyone: whoever acts
-    # A host who plays a seat of their own keeps their own sheet in front: another seat's
-    # controls only once they choose to enter for it, never under their thumb. They may
-    # choose whenever another seat can act: in its turn, or where seats act at once (Lobo
-    # at any time: a player without a phone must still be able to leave and count).
-    others_act = any(seat != viewer.seat for seat in actors)
-    host_choices = actors if viewer.host and others_act and (len(actors) > 1 or viewer.seat is not None) else []
-    return {
-        "game": table.game,
-        "viewer": viewer,
-        "acting_for": acting_for,
-        "host_choices": host_choices,
-        "can_undo": undo_redo.can_undo(db, table, viewer),
-        # what "Undo the last action" undoes (the host's undoes whoever acted last), read only then
-        "undo_line": lambda: views.last_line_view(db, table, viewer),
-        "redo_offer": views.redo_offer_view(db, table, viewer),
-        # read only by a form that starts from what was entered before going back
-        "undone_actions": lambda: [] if acting_for is None else undo_redo.undone_actions(db, table, acting_for, viewer),
-        # the host may go back to any line of the log (not once a rematch has started)
-        "line_undo": viewer.host and table.row.get("rematch_id") is None and not service.is_closed(table),
-        # read only when the log is not kept already (web/fragments.py). Newest first, here
-        # and on the results page: at a table the log is read to see what just happened (did
-        # my tap count, what did Bruno take), and the newest lines come first under the board
-        # without scrolling; the page shows only the newest lines, which oldest first would
-        # start mid-game.
-        "read_log": lambda: list(reversed(views.log_view(db, table, viewer, None if whole_log else LOG_LINES_SHOWN))),
-        "read_log_total": lambda: service.log_length(db, table.id),
-        # a game that hides parts of actions from some seats (Lobo) shows each seat its own log
-        "log_reader": viewer.seat if type(table.game).redact_action is not Game.redact_action else None,
-        "whole_log": whole_log,
-        # the refresh keeps what this page shows: the seat the host enters for, the whole log
-        "poll_params": {
-            **({"as": acting_for} if host_choices and acting_for is not None else {}),
-            **({"log": "all"} if whole_log else {}),
-            # a rematch starts without a new version: the page says it shows one
-            **({"rematch": 1} if table.row.get("rematch_id") is not None else {}),
-        },
-        "error": error,
-        "poll_seconds": current_app.config["POLL_SECONDS"],
-        "push": "companion.notifier" in current_app.extensions,
-        # whether this phone's player must act now (their dice turn, their writing, their count)
-        "must_act": viewer.seat is not None and not service.is_closed(table) and table.game.must_act(table.state, viewer.seat),
-    }
-
-
-def tapped_on() -> dict[str, list[str]]:
-    """The query of the page a tap was made on, which htmx names (HX-Current-URL): a tap's
-    answer keeps what that page shows, the whole log (`log=all`) and the seat the host
-    enters for (`as`), as the page's refresh does (a host going back to an old line of the
-    whole log stays on it; one entering for Bruno who taps "Undo" stays on Bruno)."""
-    if request.method != "POST":
-        return {}
-    try:
-        return parse_qs(urlsplit(request.headers.get("HX-Current-URL", "")).query)
-    except ValueError:  # not an address: a page of ours always sends one
-        return {}
 
 
 # Set by the table page's script once the phone answered its offer to alert (static/app.js).
@@ -405,89 +319,6 @@ def render_table(table: service.Table, viewer: service.Viewer, error: str | None
         "table.html", **table_context(table, viewer, error), page_id=page_id, opened_here=opened_here, alerts_answered=alerts_answered
     )
     return page, status
-
-
-def table_body(table: service.Table, viewer: service.Viewer, error: str | None = None) -> str:
-    """The table part of a page, as a refresh (a poll, a push) sends it."""
-    context = situation(table, viewer, error)
-    if not is_watching(context):
-        return render_template("table_body.html", **context, table=views.table_view(table, viewer))
-    return watchers_table(table, context)
-
-
-def is_watching(context: dict[str, Any]) -> bool:
-    """Whether a phone only watches (not its turn, nothing to undo or redo, no error) and
-    sees what every other watching phone of the table sees, in a game that shows them all
-    the same (`context`: situation's)."""
-    return (
-        context["game"].watchers_see_the_same_table
-        and context["acting_for"] is None
-        and not context["viewer"].host
-        and not context["can_undo"]
-        and not context["redo_offer"]
-        and context["error"] is None
-    )
-
-
-def watchers_table(table: service.Table, context: dict[str, Any]) -> str:
-    """A watching phone's table part: rendered once per version and language and shared
-    (after an action, all but one or two phones of a table are watching), and found before
-    the table is put in words again."""
-    # a seated phone and a phone that only looks differ after the game (the rematch form)
-    key = ("table", table.id, table.version, context["viewer"].seat is not None, *sorted(context["poll_params"].items()))
-    shared = fragments.kept(*key)
-    if shared is None:
-        shared = render_template("table_body.html", **context, table=views.table_view(table, context["viewer"]))
-        if phone.CSRF_FIELD in shared:
-            return shared  # it holds a form for this phone (a rematch): never another's
-        fragments.keep(shared, *key)
-    return shared
-
-
-@contextmanager
-def sharing_the_write(db, writer: service.Viewer) -> Iterator[Callable[[service.Table], None]]:
-    """Around a write (a page's tap, an API call): under the push server, the table it
-    made, handed to the function this gives once the write committed, goes to the table's
-    watching phones with the news (share_with_watchers), which is held until then
-    (service.announcing_at_end). Under the thread server (no phone waits for news),
-    nothing is shared."""
-    if "companion.notifier" not in current_app.extensions:
-        yield lambda table: None
-        return
-    with service.announcing_at_end(db) as moved:
-        # `moved`: the tables the write moved, known once it is done (nothing: a refusal)
-        yield lambda table: share_with_watchers(db, table, writer) if moved else None
-
-
-def share_with_watchers(db, table: service.Table, writer: service.Viewer) -> None:
-    """Under the push server, the process whose write made the table's version renders the
-    table as its watching phones see it, in the writer's language (the tapping phone's, or
-    the one an API call asks for: its language cookie, else Accept-Language), before the
-    version is announced, and puts it in the database with the parts rendered for it (the
-    grill, the log): every other process, woken with its phones, reads them there instead
-    of rendering them again (a cold rendering, the costliest part of a push). Only if
-    another seat is open on a phone: a host entering for players without one has nobody
-    to share it with. Only a saving of work, made once the write is saved: the database
-    failing now is logged, and the write answered all the same."""
-    if not table.game.watchers_see_the_same_table:
-        return  # each phone's table is its own (Lobo's secret colour, a Qwixx sheet first)
-    if table.row["status"] == "finished":
-        # a seated phone's finished table holds its own rematch form (its CSRF token): never
-        # shared, and rendering it would put a token in the writer's session (an API call's)
-        return
-    try:
-        with fragments.published(table.id, table.version) as parts:
-            for seat in sorted(service.opened_seats(db, table.id) - {writer.seat}):
-                context = situation(table, service.Viewer(seat=seat), whole_log=False)
-                if is_watching(context):
-                    watchers_table(table, context)
-                    break
-        if parts:
-            service.publish_parts(db, table.id, table.version, parts)
-    except storage_errors() as error:
-        if not (is_busy(error) or is_storage_failure(error)):
-            raise
-        logging.getLogger(STORAGE_LOG).warning("The watching phones' table was not shared: %s", error)
 
 
 @bp.get("/t/<table_id>/events")

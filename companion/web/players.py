@@ -11,7 +11,7 @@ from ..tables.service import NAME_MAX_LENGTH
 from ..tables.db import get_db
 from ..games import GAMES
 from ..games.text import N_, shown
-from ..i18n import render
+from .i18n import render
 from .results import refuse
 
 bp = Blueprint("players", __name__)

@@ -29,6 +29,25 @@ from . import compression
 
 
 
+# The push mode is the notifier a push server hands each of its worker processes' app
+# (hand_over): without one (the thread server, the tests' test client), the pages poll.
+NOTIFIER = "companion.notifier"
+
+
+def hand_over(app, notifier) -> None:
+    """The push server's worker process gives the app its notifier (companion/server/notify.py)."""
+    app.extensions[NOTIFIER] = notifier
+
+
+def current_notifier():
+    """This process' notifier, or None where nothing is pushed."""
+    return current_app.extensions.get(NOTIFIER)
+
+
+def is_on() -> bool:
+    return current_notifier() is not None
+
+
 def server_sent(event: str, data: str = "", event_id: int | None = None) -> str:
     head = f"event: {event}\n" + (f"id: {event_id}\n" if event_id is not None else "")
     return head + "data: " + data.replace("\n", "\ndata: ") + "\n\n"
@@ -39,7 +58,7 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
     where a page of this table goes once rematch `id` started, or None to stay."""
     if service.version_and_rematch(get_db(), table_id) is None:
         abort(404)
-    notifier = current_app.extensions.get("companion.notifier")
+    notifier = current_notifier()
     if notifier is None:
         abort(404)  # the thread server holds no connections: its pages poll
     seen = inputs.number_or_none(request.headers.get("Last-Event-ID") or request.args.get("v"))

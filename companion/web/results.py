@@ -12,10 +12,11 @@ from flask import Blueprint, Response, abort, current_app, make_response, redire
 from flask_babel import format_decimal, gettext
 
 from ..tables import history, rematch, service
-from .. import i18n, inputs
+from .. import inputs
+from . import i18n
 from ..tables.db import get_db
 from ..games.text import N_, Text, isolated, listing
-from ..i18n import render
+from .i18n import render
 from . import chart, export, views
 from . import session as phone
 

@@ -44,7 +44,7 @@ def guide_page(game: str):
 
 
 def docs() -> Path:
-    from .. import resource_folder  # here: the package imports this module before defining it
+    from ..paths import resource_folder
 
     return resource_folder("docs")
 

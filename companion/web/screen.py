@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 
 from .. import inputs
 from ..games.text import N_
-from ..i18n import render
+from .i18n import render
 from ..tables import service
 from ..tables.db import get_db
 from . import push, views
@@ -31,7 +31,7 @@ def screen_context(table: service.Table) -> dict[str, Any]:
         "viewer": service.ANONYMOUS,
         "acting_for": None,
         "poll_seconds": current_app.config["POLL_SECONDS"],
-        "push": "companion.notifier" in current_app.extensions,
+        "push": push.is_on(),
     }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..tables import log_lines, service, undo_redo
-from ..i18n import render, render_all
+from .i18n import render, render_all
 
 
 def table_view(table: service.Table, viewer: service.Viewer = service.ANONYMOUS) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import requests
 from playwright.sync_api import expect
 
 from companion.games import GAMES
-from companion.i18n import LANGUAGES
+from companion.web.i18n import LANGUAGES
 
 # Each game read in another language, every language in turn.
 GAME_AND_LANGUAGE = list(zip(GAMES, cycle(LANGUAGES)))

@@ -58,7 +58,7 @@ def made_by_the_companion(data: Path, instance: Path) -> tuple[Path, str]:
     database = data / "companion.sqlite3"
     script = (
         "import sys\n"
-        "from companion import create_app\n"
+        "from companion.web.app import create_app\n"
         "app = create_app({'DATABASE': sys.argv[1], 'SECRET_KEY': 'test', 'TESTING': True})\n"
         "created = app.test_client().post('/api/tables', json={'game': 'pickomino', 'players': ['Ana', 'Bruno']})\n"
         "print(created.get_json()['id'])\n"
@@ -185,7 +185,7 @@ def test_a_database_it_cannot_create_is_one_sentence_naming_it(folders):
 def test_a_new_database_and_its_wal_are_readable_by_their_owner_only(tmp_path: Path):
     """helper QA: the database was made 0644 (names, Lobo's dealt colours) while the secret
     key's file is 0600."""
-    from companion import create_app
+    from companion.web.app import create_app
 
     database = tmp_path / "companion.sqlite3"
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "test", "TESTING": True})

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import DataFolderUnusable, create_app
+from companion.web.app import DataFolderUnusable, create_app
 
 
 def test_a_full_disk_at_the_first_start_leaves_no_empty_key_and_the_next_start_serves(small_volume, tmp_path, monkeypatch):
@@ -99,7 +99,7 @@ def test_a_start_after_a_killed_server_empties_its_wal_and_writes_go_on(small_vo
     killed = (
         "import os, sys\n"
         "sys.path.insert(0, sys.argv[2])\n"
-        "from companion import create_app\n"
+        "from companion.web.app import create_app\n"
         "from test_small_volume import write_until_refused\n"
         "client = create_app({'DATABASE': sys.argv[1], 'SECRET_KEY': 'test'}).test_client()\n"
         "print(write_until_refused(client, 200))\n"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app
+from companion.web.app import create_app
 from companion.tables.service import DATABASE_BUSY, STORAGE_UNAVAILABLE
 from companion.web import STORAGE_UNREACHABLE
 from played import assert_error, play_pickomino
@@ -253,7 +253,7 @@ def test_a_database_out_of_reach_is_logged_once_a_minute_not_once_a_request(tmp_
 def test_a_line_repeated_within_a_minute_is_counted_and_the_count_written_with_the_next_one():
     import logging
 
-    from companion import RepeatsQuieted
+    from companion.web.app import RepeatsQuieted
 
     now = [0.0]
     quiet = RepeatsQuieted(clock=lambda: now[0])

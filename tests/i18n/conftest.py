@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import create_app
+from companion.web.app import create_app
 
 from .scenes import build
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from companion.games import GAMES
-from companion.i18n import LANGUAGES, TRANSLATIONS
+from companion.web.i18n import LANGUAGES, TRANSLATIONS
 
 # What a person reads besides the text itself: hover titles, screen-reader labels, placeholders.
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}

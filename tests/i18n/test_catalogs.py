@@ -18,9 +18,9 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from companion import PROJECT_ROOT
+from companion.paths import PROJECT_ROOT
 from companion.games import GAMES
-from companion.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs, compiled_translations
+from companion.web.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs, compiled_translations
 
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
 # The one extraction command, as the README's Languages section gives it (checked below).
@@ -192,7 +192,7 @@ def test_the_catalogs_compiled_aside_leave_with_the_process_that_compiled_them(t
     blocked = tmp_path / "a file, not a folder"
     blocked.write_text("")
     program = (
-        "import sys; from pathlib import Path; from companion.i18n import compiled_translations;"
+        "import sys; from pathlib import Path; from companion.web.i18n import compiled_translations;"
         "found = compiled_translations(Path(sys.argv[1]) / 'translations', installed=True);"
         "print(found, (found / 'fr' / 'LC_MESSAGES' / 'messages.mo').is_file())"
     )

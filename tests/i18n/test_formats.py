@@ -10,7 +10,7 @@ import pytest
 from babel.dates import format_datetime
 
 from companion.games.text import NP_, N_, listing
-from companion.i18n import render
+from companion.web.i18n import render
 
 
 def rendered(app, language: str, text) -> str:
@@ -111,7 +111,7 @@ def test_issue_7_small_whole_numbers_are_written_as_babel_writes_them(app, langu
     with the minus sign the sentences write (U+2212: "penalties −5"), not a hyphen."""
     from flask_babel import format_decimal
 
-    from companion.i18n import whole_number
+    from companion.web.i18n import whole_number
 
     with app.test_request_context(headers={"Accept-Language": language}):
         for value in [*range(0, 1001), 1234, 1_000_000]:

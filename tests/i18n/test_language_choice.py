@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from companion.i18n import LANGUAGE_COOKIE, LANGUAGES
+from companion.web.i18n import LANGUAGE_COOKIE, LANGUAGES
 
 
 def html_lang(response) -> str:

@@ -11,7 +11,7 @@ import re
 from babel.messages.pofile import read_po
 
 from companion.games import GAMES
-from companion.i18n import TRANSLATIONS
+from companion.web.i18n import TRANSLATIONS
 
 
 # Brazilian word -> the European word (lower case, whole words).

@@ -9,7 +9,7 @@ from http.cookies import SimpleCookie
 
 import pytest
 
-from companion import create_app
+from companion.web.app import create_app
 
 from .walk import fill, read_routes, tables_of_every_game
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from companion import create_app
+from companion.web.app import create_app
 from companion.games import GAMES
 
 from .snapshot import database_snapshot

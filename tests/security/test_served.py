@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion import MAX_REQUEST_BYTES, MAX_SERVER_BODY_BYTES
+from companion.web.app import MAX_REQUEST_BYTES, MAX_SERVER_BODY_BYTES
 
 from .snapshot import database_snapshot
 

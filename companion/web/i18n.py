@@ -21,9 +21,9 @@ from flask_babel import format_decimal, get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from .games.text import Text, isolated, plural_count
+from ..games.text import Text, isolated, plural_count
 
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 DEFAULT_LANGUAGE = "en"
 # Each language named in itself: the switcher must be readable whatever the page's language.
 LANGUAGES = {"en": "English", "pt": "Português", "fr": "Français", "ro": "Română"}

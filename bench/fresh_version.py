@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from companion.web.app import create_app  # noqa: E402
 from companion.tables.snapshots import RecentlyUsed  # noqa: E402
-from companion.tables import corrections, service, store, undo_redo  # noqa: E402
-from companion.tables.db import get_db  # noqa: E402
+from companion.tables import corrections, service, undo_redo  # noqa: E402
+from companion.web.database import get_db  # noqa: E402
 from load import next_action  # noqa: E402
 
 WINDOWS = ((1, 40), (41, 80), (81, 120), (121, 160), (161, 10_000))
@@ -65,7 +65,7 @@ def main() -> None:
             replayed = timed(lambda: service.replay(db, table.game, table.row, table.names))
             db.snapshots = shared
             checked = timed(lambda: undo_redo.redoable(db, table, as_of=version))
-            read = timed(lambda: corrections.redoable(store.events_as_of(db, table_id, version), table.game, lambda _version: None, version))
+            read = timed(lambda: corrections.redoable(db.events_as_of(table_id, version), table.game, lambda _version: None, version))
             figures.append((version, replayed, stepped, read, checked))
     print(f"one game of {len(figures)} actions, microseconds per version (mean over the window):")
     print("versions   state: replayed / stepped on   redoable: log read / undos looked for")

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.web.app import create_app  # noqa: E402
-from companion.tables import db  # noqa: E402
+from companion.tables import sqlite  # noqa: E402
 
 
 def percentiles(samples_ms: list[float]) -> str:
@@ -37,8 +37,8 @@ def percentiles(samples_ms: list[float]) -> str:
 
 def bare_commits(folder: Path, mode: str, writes: int) -> list[float]:
     path = folder / f"bare-{mode}.sqlite3"
-    db.migrate(path)
-    connection = db.connect(path, {"synchronous": mode}).conn
+    sqlite.migrate(path)
+    connection = sqlite.connect(path, {"synchronous": mode}).conn
     connection.execute("CREATE TABLE samples (n INTEGER, note TEXT)")
     samples = []
     for n in range(writes):
@@ -77,7 +77,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=ROOT / "instance", help="a folder on the disk to measure")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
-    print(f"SQLite {db.sqlite3.sqlite_version}, WAL mode, {args.writes} writes each, on {args.dir}")
+    print(f"SQLite {sqlite.sqlite3.sqlite_version}, WAL mode, {args.writes} writes each, on {args.dir}")
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         for mode in ("NORMAL", "FULL"):
             print(f"synchronous={mode:6}  bare commit  {percentiles(bare_commits(Path(folder), mode, args.writes))}")

@@ -8,7 +8,7 @@ import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
 
-from companion.tables.db import connect
+from companion.tables.database import connect
 
 # Pickomino, three players taking the grill's tiles 21..36 in turn (each turn's dice set
 # aside to make the tile's number exactly):

@@ -86,13 +86,13 @@ def test_a_player_whose_name_was_stored_before_its_characters_were_refused_keeps
     """A name typed with a right-to-left mark before such marks were refused: still a
     player of this companion, whose page answers."""
     from companion.tables import store
-    from companion.tables.db import get_db
+    from companion.web.database import get_db
 
     table = create(client, "lobo", ("Dana", "Bruno"))
     stored = "\u05d3\u05e0\u05d4\u200f"  # Hebrew "Dana" and a right-to-left mark
     with app.app_context():
         db = get_db()
-        with store.write(db, table.id):
+        with db.write(table.id):
             db.execute(
                 "UPDATE seats SET name = ?, name_key = ? WHERE table_id = ? AND seat = 0",
                 [stored, store.name_key(stored), table.id],

@@ -9,7 +9,7 @@ import re
 
 from played import act, bearer, create, host_phone, joined, play_pickomino
 
-from companion.tables.db import connect
+from companion.tables.database import connect
 from databases import on_both_databases
 
 # Closing tables and the store's queries under them, on SQLite and on PostgreSQL alike.

@@ -12,8 +12,8 @@ from contextlib import closing
 import pytest
 
 from companion.tables import snapshots
-from companion.tables import corrections, log_lines, service, store, undo_redo
-from companion.tables.db import connect
+from companion.tables import corrections, log_lines, service, undo_redo
+from companion.tables.database import connect
 from played import assert_error, bearer, create, joined
 from databases import on_both_databases
 
@@ -111,21 +111,21 @@ def test_rule_6_nothing_is_on_offer_to_redo_before_an_undo_and_the_log_is_not_re
     before the undo, still empty; from the undo on, the undone lines."""
     with closing(connect(app.config["DATABASE"])) as db:
         table = service.load(db, played.id)
-        assert undo_redo.redoable(db, table) == [] and not store.anything_undone(db, played.id)
+        assert undo_redo.redoable(db, table) == [] and not db.anything_undone(played.id)
 
         def unread(*args, **kwargs):
             raise AssertionError("the whole log was read")
 
         with monkeypatch.context() as patched:
-            patched.setattr(store, "events", unread)
-            patched.setattr(store, "events_as_of", unread)
+            patched.setattr(type(db), "events", unread)
+            patched.setattr(type(db), "events_as_of", unread)
             assert undo_redo.redoable(db, table) == [] and undo_redo.redoable(db, table, as_of=5) == []
     assert undo(client, played, played.host, **{"from": 3}).status_code == 200  # version 6
     with closing(connect(app.config["DATABASE"])) as db:
         table = service.load(db, played.id)
         assert [event["seq"] for event in undo_redo.redoable(db, table)] == [3, 4, 5]
-        assert not store.anything_undone(db, played.id, as_of=5) and undo_redo.redoable(db, table, as_of=5) == []
-        assert store.anything_undone(db, played.id, as_of=6) and store.anything_undone(db, played.id)
+        assert not db.anything_undone(played.id, as_of=5) and undo_redo.redoable(db, table, as_of=5) == []
+        assert db.anything_undone(played.id, as_of=6) and db.anything_undone(played.id)
 
 
 def test_rule_6_a_corrected_line_takes_the_place_of_the_wrong_one_and_the_rest_is_redone_on_top(client, played):
@@ -804,7 +804,7 @@ def test_rule_6_an_action_taken_back_then_redone_is_the_hosts_to_redo_once_the_h
 def test_rule_6_a_host_who_plays_a_seat_takes_back_their_own_action_as_any_player(app, client):
     """review: the host's phone that holds a seat too undid its own leave as "the host going
     back", so it stayed on offer with a later bonus after others left."""
-    from companion.tables.db import get_db
+    from companion.web.database import get_db
 
     table = lobo_table(client)
     assert act(client, table, table.seats[0], {"type": "abandon"}).status_code == 200
@@ -996,7 +996,7 @@ def test_rule_6_what_can_be_redone_is_the_same_with_every_state_forgotten(app, c
     try:
         loaded = service.load(db, table.id)
         game = loaded.game
-        seats = corrections.seats_in_turn_before_undos(loaded.game, loaded.start(), store.events(db, table.id))
+        seats = corrections.seats_in_turn_before_undos(loaded.game, loaded.start(), db.events(table.id))
         assert seats, "the game had no undo"
         for version, seat in seats.items():
             assert seat == game.current_seat(service.replay(db, game, loaded.row, loaded.names, version)), version

@@ -10,7 +10,7 @@ import re
 from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
 
-from companion.tables.db import connect
+from companion.tables.database import connect
 from played import FAILED_TURN, bearer, create, joined, play_lobo, play_pickomino
 
 

@@ -10,7 +10,8 @@ import sqlite3
 
 from companion.web.app import create_app
 from companion.tables import history
-from companion.tables.db import MIGRATIONS, connect
+from companion.tables.database import connect
+from companion.tables.schema import MIGRATIONS
 from played import PICKOMINO_SCORES, Table, create, csrf_of, host_phone, play_pickomino
 from databases import on_both_databases
 

@@ -10,7 +10,8 @@ import sqlite3
 
 from companion.web.app import create_app
 from companion.tables import history
-from companion.tables.db import MIGRATIONS, connect
+from companion.tables.database import connect
+from companion.tables.schema import MIGRATIONS
 from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
 from databases import on_both_databases
 
@@ -123,10 +124,9 @@ def test_a_database_from_before_the_seats_name_key_gets_it_and_its_players_pages
     path = tmp_path / "old.sqlite3"
     old = sqlite3.connect(path, isolation_level=None)
     old.execute("PRAGMA journal_mode = WAL")
-    for number, script in enumerate(MIGRATIONS[:NAME_KEY_MIGRATION], start=1):
-        for statement in script.split(";"):
-            if statement.strip():
-                old.execute(statement)
+    for number, step in enumerate(MIGRATIONS[:NAME_KEY_MIGRATION], start=1):
+        for statement in step.statements("sqlite"):
+            old.execute(statement)
         old.execute(f"PRAGMA user_version = {number}")
     old.execute(
         "INSERT INTO game_tables (id, game, options, host_token_hash, version, status, current_seat, created_at, updated_at)"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import re
 
-from companion.tables.db import connect
+from companion.tables.database import connect
 from companion.tables.service import seat_token
 
 from test_pages import alert, csrf_of, join_links, join_statuses, opened, table_count, tap

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from companion.tables.db import connect
+from companion.tables.database import connect
 
 
 def csrf_of(client) -> str:

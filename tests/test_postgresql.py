@@ -29,7 +29,7 @@ from companion.web.app import create_app
 
 from companion import web
 from companion.server.notify import NOTIFIER_NAME
-from companion.tables import db as database_module, postgres, service
+from companion.tables import database as database_module, postgres, schema, service
 from companion.tables.postgres import POOL_SIZE
 from databases import PostgresServer, binaries
 from faults.workload import next_action
@@ -59,8 +59,8 @@ def columns_of_postgresql(url: str) -> dict[str, list[tuple[str, bool]]]:
 def test_postgresql_schema_has_sqlites_tables_columns_and_not_nulls(postgres_server, tmp_path):
     path = str(tmp_path / "companion.sqlite3")
     url = postgres_server.new_database()
-    database_module.open_database(path)
-    database_module.open_database(url)
+    database_module.Database(path)
+    database_module.Database(url)
 
     on_sqlite, on_postgresql = columns_of_sqlite(path), columns_of_postgresql(url)
     # SQLite's own: the order tables moved in, for its notifier (PostgreSQL's is NOTIFY)
@@ -78,7 +78,7 @@ def test_two_servers_starting_at_once_migrate_the_database_once(postgres_server)
     url = postgres_server.new_database(migrated=False)
     with ThreadPoolExecutor(6) as pool:
         list(pool.map(lambda _: postgres.migrate(url), range(6)))
-    assert rows(url, "SELECT version FROM companion_schema") == [(len(postgres.MIGRATIONS),)]
+    assert rows(url, "SELECT version FROM companion_schema") == [(schema.postgresql_version(len(schema.MIGRATIONS)),)]
     postgres.migrate(url)  # and again, later: nothing to do
     assert rows(url, "SELECT count(*) FROM game_tables") == [(0,)]
 
@@ -163,14 +163,14 @@ def test_on_postgresql_a_tap_shares_the_watching_phones_table_and_notifies_only_
     bruno = joined_phone(other, table["seats"][1]["join_url"])
     shared = "SELECT part, html FROM rendered_parts WHERE table_id = %s AND version = 1 AND part LIKE %s"
     parts_when_notified = []
-    announce = postgres.Database.announce
+    notify = postgres.PostgresStore.notify
 
-    def counting_announce(db, table_id: str) -> None:
+    def counting_notify(db, table_id: str) -> None:
         with psycopg.connect(url) as connection:
             parts_when_notified.append(len(connection.execute(shared, [table["id"], "('table'%"]).fetchall()))
-        announce(db, table_id)
+        notify(db, table_id)
 
-    monkeypatch.setattr(postgres.Database, "announce", counting_announce)
+    monkeypatch.setattr(postgres.PostgresStore, "notify", counting_notify)
     assert page_tap(ana, table["id"], {"type": "set_aside", "face": "worm", "count": 2}, 0).status_code == 200
     assert parts_when_notified == [1]
     with psycopg.connect(url) as connection:
@@ -366,9 +366,9 @@ def test_a_write_that_finds_postgresql_gone_says_the_database_is_out_of_reach_no
 def test_a_postgresql_with_a_full_disk_is_said_to_be_full_not_out_of_reach():
     """PostgreSQL answering that its disk is full (SQLSTATE 53100) is a full disk, as on
     SQLite; a lost connection is a database out of reach."""
-    assert not database_module.is_database_unreachable(psycopg.errors.DiskFull("could not extend file"))
-    assert database_module.is_storage_failure(psycopg.errors.DiskFull("could not extend file"))
-    assert database_module.is_database_unreachable(psycopg.OperationalError("connection refused"))
+    disk_full = postgres.failure(psycopg.errors.DiskFull("could not extend file"))
+    assert disk_full.full and not disk_full.unreachable
+    assert postgres.failure(psycopg.OperationalError("connection refused")).unreachable
 
 
 def test_after_postgresql_restarted_one_request_finds_the_broken_connections_not_one_each(tmp_path):

@@ -29,9 +29,9 @@ from companion.tables import doorbell
 from companion.server import notify
 from servers import running_companion
 from companion.server.notify import Notifier
-from companion.tables import service
-from companion.tables.db import connect
-from companion.web import fragments, push
+from companion.tables import service, sqlite
+from companion.tables.database import connect
+from companion.web import fragments, push_mode
 
 class Stream:
     """One phone's held connection, read event by event."""
@@ -313,7 +313,7 @@ def push_process(database: str):
     """A server process' app as the push server runs it (its notifier), with its own kept
     parts: two of them on one database stand for two processes of `companion serve`."""
     app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True})
-    push.hand_over(app, notify.for_database(database))
+    push_mode.hand_over(app, notify.for_database(database))
     return app
 
 
@@ -442,7 +442,7 @@ def test_push_a_write_is_answered_when_the_database_fails_while_its_table_is_sha
     full.sqlite_errorcode = sqlite3.SQLITE_FULL
 
     def failing(*args):
-        raise full
+        raise sqlite.raised(full)  # as the store raises it
 
     monkeypatch.setattr(service, "opened_seats", failing)
     answer = host.post(
@@ -778,8 +778,7 @@ def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connectio
     finds the lock held (by another process, here a second connection) must wait by
     gevent's sleep: SQLite's own busy wait would stop the whole process, the holder too
     when it is a connection of this process, until the busy timeout gives up."""
-    from companion.tables import db as database_module
-    from companion.tables import store
+    from companion.tables import sqlite as database_module
 
     path = str(tmp_path / "companion.sqlite3")
     database_module.migrate(path)
@@ -788,7 +787,7 @@ def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connectio
     ticks = []
 
     def hold_the_lock():
-        with store.write(holder):
+        with holder.write():
             gevent.sleep(0.3)  # another request of this process, mid-write
 
     def count():
@@ -797,7 +796,7 @@ def test_push_a_writer_waiting_for_another_writers_lock_lets_the_other_connectio
             gevent.sleep(0.001)
 
     def write():
-        with store.write(writer):
+        with writer.write():
             writer.conn.execute("PRAGMA user_version")
         return len(ticks)
 
@@ -816,8 +815,7 @@ def test_push_a_writer_finding_another_processes_lock_waits_a_moment_inside_sqli
     the first try, writers waited up to 1.5 s for locks held under a millisecond. So a
     writer's first try lets SQLite wait BLOCKING_WAIT_MS; its later tries do not (several
     writers waiting for a long-held lock would otherwise stop the process at every turn)."""
-    from companion.tables import db as database_module
-    from companion.tables import store
+    from companion.tables import sqlite as database_module
 
     path = str(tmp_path / "companion.sqlite3")
     database_module.migrate(path)
@@ -832,10 +830,10 @@ def test_push_a_writer_finding_another_processes_lock_waits_a_moment_inside_sqli
 
     writer = database_module.connect(path, pause=pause)
     asked = time.perf_counter()
-    with store.write(writer):
+    with writer.write():
         writer.conn.execute("PRAGMA user_version = 7")
     assert len(paused) == 2
-    assert paused[0][0] - asked >= store.BLOCKING_WAIT_MS / 1000  # SQLite waited on the first try
+    assert paused[0][0] - asked >= database_module.BLOCKING_WAIT_MS / 1000  # SQLite waited on the first try
     assert [timeout for _, timeout in paused] == [0, 0]  # and not on the later ones
     assert other_process.execute("PRAGMA user_version").fetchone()[0] == 7
     assert writer.conn.execute("PRAGMA busy_timeout").fetchone()[0] == database_module.BUSY_TIMEOUT_MS

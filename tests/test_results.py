@@ -12,8 +12,8 @@ import pytest
 import requests
 
 from companion.web import i18n
-from companion.tables import rematch, store
-from companion.tables.db import connect
+from companion.tables import rematch
+from companion.tables.database import connect
 from companion.games import GAMES
 from companion.games.twentyone import COLORS
 from played import (
@@ -250,7 +250,7 @@ def test_rematch_same_game_players_and_options_with_the_next_player_starting(app
 def test_rematch_of_twenty_one_keeps_each_players_sheet(app, client):
     plain = [list(COLORS)] * 5
     table = create(client, "twenty-one", ("Ema", "Tomás", "Rui"), {"sheets": ["C", None, "A"], "sheet_layouts": [None, plain, None]})
-    row = store.table_row(connect(app.config["DATABASE"]), table.id)
+    row = connect(app.config["DATABASE"]).table_row(table.id)
     state = twentyone_finished_through_the_api(client, table)
     letters = {sheet["seat"]: sheet["letter"] for sheet in state["state"]["sheets"]}
     new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
@@ -279,7 +279,7 @@ def test_rematch_of_lobo_deals_new_secret_colours(app, client):
     table = create(client, "lobo", ("Ana", "Bruno", "Caio"))
     play_lobo(client, table, [1, 2, 3])
     new_id = rematch_of(tap_rematch(joined(app, table.seats[2]), table.id))
-    new = store.table_row(connect(app.config["DATABASE"]), new_id)
+    new = connect(app.config["DATABASE"]).table_row(new_id)
     assert new["options"] == {"deal_colors": True}
     assert sorted(new["deal"]) == sorted(set(new["deal"])) and len(new["deal"]) == 3
 
@@ -440,13 +440,13 @@ def test_the_database_alone_does_not_hold_the_rematch_tokens(app, client):
     play_lobo(client, table, [4, 2])
     new_id = rematch_of(tap_rematch(joined(app, table.seats[0]), table.id))
     db = connect(app.config["DATABASE"])
-    sealed = store.table_row(db, table.id)["rematch_host_sealed"]
-    assert not store.is_host_token(db, new_id, sealed)
+    sealed = db.table_row(table.id)["rematch_host_sealed"]
+    assert not db.is_host_token(new_id, sealed)
     opened_with_another_secret = rematch.unseal("not the server's secret", table.id, new_id, sealed)
-    assert opened_with_another_secret is None or not store.is_host_token(db, new_id, opened_with_another_secret)
+    assert opened_with_another_secret is None or not db.is_host_token(new_id, opened_with_another_secret)
     assert rematch.follow(db, table.id, None, "made-up-token", app.config["SECRET_KEY"]) == rematch.Moved(new_id)
     moved = rematch.follow(db, table.id, None, table.seats[1], app.config["SECRET_KEY"])
-    assert store.seat_for_token(db, new_id, moved.seat_token) == 0  # Bruno starts the rematch
+    assert db.seat_for_token(new_id, moved.seat_token) == 0  # Bruno starts the rematch
 
 
 # --- the table screen --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ElementTree
 from played import PICKOMINO_SCORES, create, play_lobo, play_pickomino
 
 from companion.tables import service
-from companion.tables.db import get_db
+from companion.web.database import get_db
 from companion.web.chart import score_chart
 
 SVG = "{http://www.w3.org/2000/svg}"

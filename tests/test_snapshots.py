@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from companion.tables import service, store
-from companion.tables.db import connect
+from companion.tables import service
+from companion.tables.database import connect
 from companion.games import GAMES
 from companion.tables.snapshots import RecentlyUsed
 from played import bearer, create, host_phone, joined
@@ -91,7 +91,7 @@ def test_a_process_that_kept_the_version_before_steps_on_to_the_replayed_state(a
             other.snapshots.put((table.id, version - 1), shared.get((table.id, version - 1)))
             replays.clear()
             loaded = service.load(other, table.id)
-            if store.event_at(other, table.id, version) is not None:  # an action or a redo made it
+            if other.event_at(table.id, version) is not None:  # an action or a redo made it
                 assert replays == []
                 stepped += 1
             else:  # an undo made it

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.tables import log_lines, service, store, undo_redo
-from companion.tables.db import get_db
+from companion.tables import log_lines, service, undo_redo
+from companion.web.database import get_db
 from companion.web import views
 from databases import on_both_databases
 
@@ -185,8 +185,8 @@ def test_rule_6_a_version_replayed_later_is_the_table_as_it_was_at_that_version(
     undone = table.undo(table.seats[0])  # version 3: the 4s undone
     states[undone.version] = undone.state
     table.act(table.seats[0], {"type": "set_aside", "face": 3, "count": 2})  # version 4, after all of them
-    row = store.table_row(table.db, table.id)
-    names = store.seat_names(table.db, table.id)
+    row = table.db.table_row(table.id)
+    names = table.db.seat_names(table.id)
     for version, state in states.items():
         assert service.replay(table.db, table.load().game, row, names, version) == state
     assert states[2] != states[3] == states[1]

@@ -24,9 +24,10 @@ from .. import inputs
 from ..paths import default_database
 from ..web.app import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app
 from . import front, processes
-from ..tables import db, postgres
-from ..tables.db import DatabaseUnusable
-from ..web import push
+from ..tables import postgres, sqlite
+from ..tables.database import DatabaseUnusable
+from ..web import database
+from ..web import push_mode
 from ..web.links import only_this_machine, public_base
 
 
@@ -162,7 +163,7 @@ def serve(args: argparse.Namespace) -> int:
         server.channels_by_client = {}
         server.channel_class = front.capped_channel(server.channel_class, app.config["BEHIND_PROXY"])
         server.run()
-        db.checkpoint_and_close(app)
+        database.of(app).checkpoint_and_close()
 
     return run(app, args, workers, sock if workers == 1 else None, run_worker)
 
@@ -202,7 +203,7 @@ def run(app, args: argparse.Namespace, workers: int, sock: socket.socket | None,
         print(error, file=sys.stderr)
         return 1
     # Every worker has stopped: nothing holds the WAL now, whatever their checkpoints left.
-    db.checkpoint_and_close(app)
+    database.of(app).checkpoint_and_close()
     if status == 0:
         print("Stopped.", flush=True)
     return status
@@ -256,7 +257,7 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
         from gevent import socket as green_socket
         from gevent.pywsgi import WSGIServer
 
-        push.hand_over(app, notify.for_database(app.config["DATABASE"]))
+        push_mode.hand_over(app, notify.for_database(app.config["DATABASE"]))
         listener = green_socket.socket(sock.family, sock.type, fileno=sock.detach())
         # No access log (a join link's path holds a token); errors go to the logging
         # system, where the token filter applies.
@@ -269,7 +270,7 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
         for number in (signal.SIGINT, signal.SIGTERM):
             gevent.signal_handler(number, lambda: gevent.spawn(server.stop, timeout=1))
         server.serve_forever()
-        db.checkpoint_and_close(app)
+        database.of(app).checkpoint_and_close()
 
     return run(app, args, workers, sock, run_worker)
 
@@ -315,7 +316,7 @@ def backup(args: argparse.Namespace) -> int:
         print(f"No database at {source_path}.", file=sys.stderr)
         return 1
     partial = target.with_name(target.name + ".partial")
-    db.create_for_this_user_only(partial)  # a copy of the database: as private as it is
+    sqlite.create_for_this_user_only(partial)  # a copy of the database: as private as it is
     try:
         with closing(sqlite3.connect(source_path, timeout=30)) as source, closing(sqlite3.connect(partial)) as copy:
             source.backup(copy)

@@ -118,7 +118,7 @@ class Notifier:
         every second: the file is never made here (it would stand in for the removed one),
         and once it can be read every table followed here is read again, so nothing that
         happened meanwhile is missed. (A file removed after the watcher opened it stays open
-        here and simply stops changing: the requests refuse it, see db.get_db.)"""
+        here and simply stops changing: the requests refuse it, see tables/database.py.)"""
         while True:
             try:
                 self._watch_until_lost()

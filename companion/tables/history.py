@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from . import service, store
-from .db import is_busy, is_storage_failure, storage_errors
+from .store import StorageFailure
 
 RECENT_TABLES = 50
 PLAYER_RECENT_TABLES = 10
@@ -21,17 +21,15 @@ PLAYER_RECENT_TABLES = 10
 
 def save_missing_results(db) -> None:
     """Save the results of every finished table whose saved ones are missing or stale."""
-    for table_id in store.tables_without_results(db):
+    for table_id in db.tables_without_results():
         table = service.load(db, table_id)
         ranking = table.game.ranking(table.state)
         if ranking is None:
             continue
         try:
-            with store.write(db, table_id):
-                store.save_results(db, table_id, table.version, ranking)
-        except storage_errors() as error:
-            if not (is_storage_failure(error) or is_busy(error)):
-                raise
+            with db.write(table_id):
+                db.save_results(table_id, table.version, ranking)
+        except StorageFailure as error:
             # A read-only or full disk, or another change holding the database: the pages
             # still show everything but these results, saved by a later page.
             logging.getLogger("companion").warning("Could not save the results of table %s: %s", table_id, error)
@@ -48,20 +46,20 @@ def recent_tables(db, limit: int = RECENT_TABLES, today_only: bool = False, skip
     if today_only:
         midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
         since = midnight.astimezone(timezone.utc).isoformat(timespec="seconds")  # as store.now() writes
-    return store.list_tables(db, limit, since, skipped)
+    return db.list_tables(limit, since, skipped)
 
 
 def game_night(db, table_id: str) -> dict[str, Any] | None:
     """The game night `table_id` belongs to (tables chained by rematches), when there is
     more than one table: its tables in order, and per player the games finished, wins
     (first places, shared ones included) and points, most wins first. None otherwise."""
-    chain = store.rematch_chain(db, table_id)
+    chain = db.rematch_chain(table_id)
     if len(chain) < 2:
         return None
     save_missing_results(db)
     totals: dict[str, dict[str, Any]] = {}
     finished = set()
-    for result in store.chain_results(db, chain):
+    for result in db.chain_results(chain):
         finished.add(result["table_id"])
         entry = totals.setdefault(result["name_key"], {"name": result["name"], "games": 0, "wins": 0, "points": 0})
         entry["games"] += 1
@@ -77,8 +75,8 @@ def player(db, name: str) -> dict[str, Any] | None:
     name that never sat at a table here."""
     key = store.name_key(name)
     save_missing_results(db)
-    finished = store.player_results(db, key)
-    seated = store.seated_names(db, key)
+    finished = db.player_results(key)
+    seated = db.seated_names(key)
     if not seated:
         return None
     by_game: dict[str, dict[str, Any]] = {}
@@ -102,10 +100,10 @@ def player(db, name: str) -> dict[str, Any] | None:
 def _game_nights(db, key: str) -> dict[str, int]:
     """How many game nights (two or more tables chained by rematches) the player `key`
     finished a game of, and how many of those they won (most wins of the night, shared)."""
-    nights = [chain for chain in store.player_rematch_chains(db, key) if len(chain) >= 2]
+    nights = [chain for chain in db.player_rematch_chains(key) if len(chain) >= 2]
     wins: dict[tuple[int, str], int] = {}  # (night, name_key) -> first places
     night_of = {table_id: number for number, chain in enumerate(nights) for table_id in chain}
-    for result in store.chain_results(db, list(night_of)) if nights else []:
+    for result in db.chain_results(list(night_of)) if nights else []:
         player = night_of[result["table_id"]], result["name_key"]
         wins[player] = wins.get(player, 0) + (result["place"] == 1)
     most: dict[int, int] = {}  # night -> the most first places anyone took there
@@ -118,7 +116,7 @@ def _game_nights(db, key: str) -> dict[str, int]:
 def players(db) -> list[dict[str, Any]]:
     """Every player name on this server (latest spelling), with how many tables they sat at."""
     found: dict[str, dict[str, Any]] = {}
-    for seat in store.seated_names(db):
+    for seat in db.seated_names():
         entry = found.setdefault(seat["name_key"], {"name": seat["name"], "tables": 0})
         entry["tables"] += 1
     return sorted(found.values(), key=lambda entry: alphabetical(entry["name"]))

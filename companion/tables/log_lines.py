@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import corrections, store
+from . import corrections
 from .service import ANONYMOUS, Table, Viewer, replay
 from ..games import Game
 from ..games.text import Text
@@ -20,13 +20,13 @@ def log(db, table: Table, viewer: Viewer = ANONYMOUS, latest: int | None = None)
     are redacted by the game, in the action and in its sentence (`line`, a Text to render
     in the reader's language). With `latest`, only the newest events, back to the
     `latest`-th still in effect (store.events)."""
-    return _described(db, table, store.events(db, table.id, latest), viewer)
+    return _described(db, table, db.events(table.id, latest), viewer)
 
 
 def last_in_effect(db, table: Table, viewer: Viewer = ANONYMOUS) -> dict[str, Any] | None:
     """The newest action still in effect, as the log shows it to `viewer`, if any."""
-    last = store.last_event_in_effect(db, table.id)
-    return None if last is None else _described(db, table, [store.event(db, table.id, last["seq"])], viewer)[0]
+    last = db.last_event_in_effect(table.id)
+    return None if last is None else _described(db, table, [db.event(table.id, last["seq"])], viewer)[0]
 
 
 def _described(db, table: Table, entries: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]]:
@@ -56,7 +56,7 @@ def _outcomes(db, table: Table, wanted: set[int]) -> dict[int, Text]:
     if missing:
         state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
         last = max(missing)
-        for seq, seat, action in store.moves(db, table.id):
+        for seq, seat, action in db.moves(table.id):
             if seq > last:
                 break
             if seq not in missing:
@@ -109,7 +109,7 @@ def _undone_outcomes(db, table: Table, undone: list[dict[str, Any]]) -> dict[int
             describe(event, before)
     if len(unknown) > REPLAYS_BEFORE_ONE_WALK:  # the whole history, once, as far as the last one
         wanted = {event["seq"]: event for event in unknown}
-        for _version, event, before in corrections.replayed(game, table.start(), store.events(db, table.id)):
+        for _version, event, before in corrections.replayed(game, table.start(), db.events(table.id)):
             if event is not None and wanted.pop(event["seq"], None) is not None:
                 describe(event, before)
                 if not wanted:

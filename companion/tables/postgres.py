@@ -20,14 +20,14 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import re
 import threading
 import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
-from . import snapshots
+from . import schema
+from .store import StorageFailure, Store
 
 SCHEMES = ("postgresql://", "postgres://")
 # The NOTIFY channel on which a write names the table it moved.
@@ -75,104 +75,6 @@ POOL_WAIT_SECONDS = 3.0
 # once, so the companion is back within seconds of PostgreSQL.
 RECONNECT_GIVE_UP_SECONDS = 5.0
 
-# Each entry moves the schema one version up (the companion_schema table). Version 1 is
-# SQLite's six migrations (db.py) at once: no PostgreSQL database predates them. Never
-# edit a migration that has shipped: add the next one, here and in db.py.
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE game_tables (
-        id TEXT PRIMARY KEY,
-        game TEXT NOT NULL,
-        options TEXT NOT NULL,
-        host_token_hash TEXT NOT NULL UNIQUE,
-        version INTEGER NOT NULL DEFAULT 0,
-        status TEXT NOT NULL DEFAULT 'playing',
-        current_seat INTEGER,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        finished_at TEXT,
-        deal TEXT,
-        rematch_of TEXT,
-        rematch_id TEXT,
-        rematch_host_sealed TEXT,
-        closed_at TEXT
-    );
-    CREATE INDEX game_tables_by_status ON game_tables (status, updated_at);
-    CREATE TABLE seats (
-        table_id TEXT NOT NULL REFERENCES game_tables (id),
-        seat INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        token_hash TEXT NOT NULL UNIQUE,
-        name_key TEXT,
-        PRIMARY KEY (table_id, seat)
-    );
-    CREATE INDEX seats_by_player ON seats (name_key);
-    CREATE TABLE events (
-        table_id TEXT NOT NULL REFERENCES game_tables (id),
-        seq INTEGER NOT NULL,
-        seat INTEGER,
-        by_host INTEGER NOT NULL DEFAULT 0,
-        action TEXT NOT NULL,
-        undone INTEGER NOT NULL DEFAULT 0,
-        at TEXT NOT NULL,
-        undone_at TEXT,
-        undone_version INTEGER,
-        redo_of INTEGER,
-        PRIMARY KEY (table_id, seq)
-    );
-    CREATE TABLE player_memories (
-        name_key TEXT NOT NULL,
-        game TEXT NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        PRIMARY KEY (name_key, game, key)
-    );
-    CREATE TABLE results (
-        table_id TEXT NOT NULL REFERENCES game_tables (id),
-        version INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        name_key TEXT NOT NULL,
-        score INTEGER NOT NULL,
-        place INTEGER NOT NULL,
-        PRIMARY KEY (table_id, seat)
-    );
-    CREATE INDEX results_by_player ON results (name_key);
-    """,
-    # SQLite's migration 8: the page whose tap made the version (db.py)
-    """
-    ALTER TABLE game_tables ADD COLUMN moved_by_page TEXT;
-    """,
-    # SQLite's migration 9: the version that took an undone action out of the redo offer
-    """
-    ALTER TABLE events ADD COLUMN skipped_version INTEGER;
-    """,
-    # SQLite's migration 10: the seat that took back its own action
-    """
-    ALTER TABLE events ADD COLUMN undone_by_seat INTEGER;
-    """,
-    # SQLite's migration 11: the phone that last opened the seat
-    """
-    ALTER TABLE seats ADD COLUMN opened_by TEXT;
-    """,
-    # SQLite's migration 12: what a tap's process rendered for the watching phones
-    """
-    CREATE TABLE rendered_parts (
-        table_id TEXT NOT NULL REFERENCES game_tables (id),
-        version INTEGER NOT NULL,
-        part TEXT NOT NULL,
-        html TEXT NOT NULL,
-        published_at TEXT NOT NULL,
-        PRIMARY KEY (table_id, version, part)
-    );
-    CREATE INDEX rendered_parts_by_age ON rendered_parts (published_at);
-    """,
-    # SQLite's migration 13: a rematch given up before its end leaves the game night
-    """
-    UPDATE game_tables SET rematch_id = NULL, rematch_host_sealed = NULL, version = version + 1, moved_by_page = NULL
-        WHERE rematch_id IN (SELECT id FROM game_tables WHERE status = 'abandoned');
-    """,
-]
 
 
 def is_url(database: str) -> bool:
@@ -220,32 +122,33 @@ def _statement(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
-class Database:
-    """One pooled connection in autocommit mode, for one request: what store.py calls."""
-
-    dialect = "postgresql"
+class PostgresStore(Store):
+    """One pooled connection in autocommit mode, for one request: the store on PostgreSQL."""
 
     def __init__(self, url: str, connection, give_back: Callable[[Any], None]):
+        super().__init__(url)
         self.conn = connection
         self.give_back = give_back
-        self.snapshots = snapshots.for_database(url)
-        self.outcomes = snapshots.for_database(url, "outcomes")
-        self.redoable = snapshots.for_database(url, "redoable")
-        self.pause = None
 
     def execute(self, sql: str, params: Iterable[Any] = ()):
-        return self.conn.execute(_statement(sql), list(params))
+        try:
+            return self.conn.execute(_statement(sql), list(params))
+        except storage_errors() as error:
+            raise failure(error) from error
 
     @contextmanager
-    def transaction(self, table_ids: Iterable[str]) -> Iterator[None]:
+    def transaction(self, table_ids: tuple[str, ...], wait: bool) -> Iterator[None]:
         """A write: BEGIN, each table's lock (in one order, so two writers never wait for
         each other), the caller's statements, COMMIT (or ROLLBACK on any error)."""
-        with self.conn.transaction():
-            for table_id in sorted(set(table_ids)):
-                self.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", [LOCK_NAMESPACE, table_id])
-            yield
+        try:
+            with self.conn.transaction():
+                for table_id in sorted(set(table_ids)):
+                    self.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", [LOCK_NAMESPACE, table_id])
+                yield
+        except storage_errors() as error:
+            raise failure(error) from error
 
-    def announce(self, table_id: str) -> None:
+    def notify(self, table_id: str) -> None:
         """Tell every companion server that `table_id` moved: NOTIFY, delivered when the
         write commits (and never if it rolls back)."""
         self.execute("SELECT pg_notify(?, ?)", [CHANNEL, table_id])
@@ -253,11 +156,15 @@ class Database:
     def close(self) -> None:
         self.give_back(self.conn)
 
-    def __enter__(self) -> "Database":
-        return self
 
-    def __exit__(self, *_exc) -> None:
-        self.close()
+POSTGRESQL_DISK_FULL = "53100"  # SQLSTATE of a PostgreSQL that answers but cannot write
+
+
+def failure(error: BaseException) -> StorageFailure:
+    """PostgreSQL's `error` (storage_errors) as the storage failing: out of reach (down, the
+    network), unless it answers that its disk is full."""
+    full = getattr(error, "sqlstate", None) == POSTGRESQL_DISK_FULL
+    return StorageFailure(error, full=full, unreachable=not full)
 
 
 class Pool:
@@ -285,14 +192,21 @@ class Pool:
             timeout=POOL_WAIT_SECONDS, reconnect_timeout=RECONNECT_GIVE_UP_SECONDS, **size
         )
 
-    def take(self) -> Database:
+    def take(self) -> PostgresStore:
+        """A store on a connection of the pool; no connection to be had in time (PostgreSQL
+        unreachable): StorageFailure."""
         if self.gate is None:
-            return Database(self.url, self.pool.getconn(), self.give_back)
+            try:
+                return PostgresStore(self.url, self.pool.getconn(), self.give_back)
+            except storage_errors() as error:
+                raise failure(error) from error
         self.gate.acquire()
         try:
-            return Database(self.url, self._green_getconn(), self.give_back)
-        except BaseException:
+            return PostgresStore(self.url, self._green_getconn(), self.give_back)
+        except BaseException as error:
             self.gate.release()
+            if isinstance(error, storage_errors()):
+                raise failure(error) from error
             raise
 
     def _green_getconn(self):
@@ -387,10 +301,9 @@ def connect(url: str, application_name: str = "companion"):
     return _psycopg().connect(url, autocommit=True, application_name=application_name)
 
 
-def open_database(url: str) -> Database:
-    """A Database on a connection of its own, outside any pool (tools, the tests)."""
-    connection = connect(url)
-    return Database(url, connection, lambda conn: conn.close())
+def open_database(url: str) -> PostgresStore:
+    """A store on a connection of its own, outside any pool (tools, the tests)."""
+    return PostgresStore(url, connect(url), lambda conn: conn.close())
 
 
 def migrate_once_it_answers(url: str) -> None:
@@ -415,8 +328,9 @@ def migrate_once_it_answers(url: str) -> None:
 
 
 def migrate(url: str) -> None:
-    """Bring the database to the current schema. Two servers starting at once: one
-    migrates, the other waits for its lock and finds nothing left to do."""
+    """Take the steps of schema.MIGRATIONS the database has not taken, the PostgreSQL way.
+    Two servers starting at once: one migrates, the other waits for its lock and finds
+    nothing left to do."""
     with connect(url) as conn:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", [LOCK_NAMESPACE])
@@ -424,9 +338,9 @@ def migrate(url: str) -> None:
             row = conn.execute("SELECT version FROM companion_schema").fetchone()
             if row is None:
                 conn.execute("INSERT INTO companion_schema (version) VALUES (0)")
-            version = 0 if row is None else row[0]
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                for statement in re.split(r";\s*(?:\n|$)", script):
-                    if statement.strip():
-                        conn.execute(statement)
-                conn.execute("UPDATE companion_schema SET version = %s", [number])
+            taken = schema.postgresql_steps(0 if row is None else row[0])
+            for number, step in enumerate(schema.MIGRATIONS[taken:], start=taken + 1):
+                for statement in step.statements("postgresql"):
+                    conn.execute(statement)
+                if number >= schema.POSTGRESQL_STEPS_BEFORE_ITS_FIRST_VERSION + 1:
+                    conn.execute("UPDATE companion_schema SET version = %s", [schema.postgresql_version(number)])

@@ -17,7 +17,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
-from . import service, store
+from . import service
 from ..games.text import N_
 from .service import ServiceError, Viewer
 from .service import writing  # the service's write transaction: 503 when the disk fails
@@ -74,7 +74,7 @@ def start(db, table_id: str, viewer: Viewer, secret: str) -> str:
         options = table.game.rematch_options(row["options"], row["deal"], order)
         created = service.insert_table(db, table.game, [table.names[seat] for seat in order], options)
         rematch_id = created.table.id
-        store.set_rematch(db, table_id, rematch_id, seal(secret, table_id, rematch_id, created.host_token))
+        db.set_rematch(table_id, rematch_id, seal(secret, table_id, rematch_id, created.host_token))
     return rematch_id
 
 
@@ -91,17 +91,17 @@ def follow(db, table_id: str, host_token: str | None, seat_token: str | None, se
     """The rematch of `table_id` and the tokens there of a phone holding these tokens of
     `table_id`: the new host token for the host's, the same player's new seat for a seat's.
     Tokens that are not valid at `table_id` lead nowhere. None when there is no rematch."""
-    row = store.table_row(db, table_id)
+    row = db.table_row(table_id)
     if row is None or row["rematch_id"] is None:
         return None
     rematch_id = row["rematch_id"]
     new_host_token = unseal(secret, table_id, rematch_id, row["rematch_host_sealed"])
-    if new_host_token is None or not store.is_host_token(db, rematch_id, new_host_token):
+    if new_host_token is None or not db.is_host_token(rematch_id, new_host_token):
         return Moved(rematch_id)
-    moved_host = new_host_token if host_token and store.is_host_token(db, table_id, host_token) else None
+    moved_host = new_host_token if host_token and db.is_host_token(table_id, host_token) else None
     moved_seat = None
-    old_seat = store.seat_for_token(db, table_id, seat_token) if seat_token else None
+    old_seat = db.seat_for_token(table_id, seat_token) if seat_token else None
     if old_seat is not None:
-        players = len(store.seat_names(db, table_id))
+        players = len(db.seat_names(table_id))
         moved_seat = service.seat_token(new_host_token, new_seat(old_seat, players))
     return Moved(rematch_id, moved_host, moved_seat)

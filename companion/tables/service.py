@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
 from . import store
-from .db import STORAGE_LOG, is_busy, is_database_unreachable, is_full, is_storage_failure, storage_errors
+from .database import STORAGE_LOG
+from .store import StorageFailure
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_, NP_, Text, shown
@@ -109,25 +110,23 @@ NOT_SAVED_DATABASE_UNREACHABLE = N_(
 
 @contextmanager
 def writing(db, *table_ids: str) -> Iterator[None]:
-    """store.write (taking the locks of `table_ids`), where the storage failing (a full
+    """Store.write (taking the locks of `table_ids`), where the storage failing (a full
     disk, a read-only database, PostgreSQL gone) is refused like any other request: 503
     with a sentence, and the database has rolled everything back."""
     try:
-        with store.write(db, *table_ids):
+        with db.write(*table_ids):
             yield
-    except storage_errors() as error:
-        if is_busy(error):  # another change held the database longer than a writer waits
-            logging.getLogger(STORAGE_LOG).warning("The database stayed busy: %s", error)
-            raise ServiceError(503, "storage_unavailable", DATABASE_BUSY) from error
-        if not is_storage_failure(error):
-            raise
-        logging.getLogger(STORAGE_LOG).error("Could not write to the database: %s", error)
-        if is_full(error) and not getattr(db, "room_made", False) and store.make_room(db):
+    except StorageFailure as failure:
+        if failure.busy:  # another change held the database longer than a writer waits
+            logging.getLogger(STORAGE_LOG).warning("The database stayed busy: %s", failure)
+            raise ServiceError(503, "storage_unavailable", DATABASE_BUSY) from failure
+        logging.getLogger(STORAGE_LOG).error("Could not write to the database: %s", failure)
+        if failure.full and not db.room_made and db.make_room():
             logging.getLogger(STORAGE_LOG).warning("Moved the database's WAL into it and emptied it: the write is tried once more.")
-            raise RoomMade(503, "storage_unavailable", STORAGE_UNAVAILABLE) from error
+            raise RoomMade(503, "storage_unavailable", STORAGE_UNAVAILABLE) from failure
         # PostgreSQL out of reach (a restart, the network) is no disk of this machine's
-        sentence = NOT_SAVED_DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNAVAILABLE
-        raise ServiceError(503, "storage_unavailable", sentence) from error
+        sentence = NOT_SAVED_DATABASE_UNREACHABLE if failure.unreachable else STORAGE_UNAVAILABLE
+        raise ServiceError(503, "storage_unavailable", sentence) from failure
 
 
 class RoomMade(ServiceError):
@@ -226,7 +225,7 @@ def insert_table(db, game: Game, names: list[str], options: dict[str, Any] | Non
     try:
         effective = game.effective_options(options)
         deal = game.deal(names, effective, random.SystemRandom())
-        effective = game.recall(effective, deal, store.player_memories(db, game.slug, names))
+        effective = game.recall(effective, deal, db.player_memories(game.slug, names))
         state = game.setup(names, effective, deal)
     except RuleError as error:
         raise ServiceError.from_rule(error) from None
@@ -234,24 +233,24 @@ def insert_table(db, game: Game, names: list[str], options: dict[str, Any] | Non
     seat_tokens = [seat_token(host_token, seat) for seat in range(len(names))]
     while True:
         table_id = "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
-        if store.insert_table(db, table_id, game.slug, effective, deal, host_token, names, seat_tokens):
+        if db.insert_table(table_id, game.slug, effective, deal, host_token, names, seat_tokens):
             break  # else the id was taken: draw another
-    row = store.table_row(db, table_id)
+    row = db.table_row(table_id)
     return Created(Table(row, names, game, state), host_token, seat_tokens)
 
 
 # --- reading ------------------------------------------------------------------------
 def check_database(db) -> None:
     """Raises the storage's error if the database cannot be read."""
-    store.ping(db)
+    db.ping()
 
 
 def load(db, table_id: str) -> Table:
-    row = store.table_row(db, table_id)
+    row = db.table_row(table_id)
     if row is None:
         raise ServiceError(404, "unknown_table", N_("There is no table %(id)s.", id=table_id))
     game = GAMES[row["game"]]
-    names = store.seat_names(db, table_id)
+    names = db.seat_names(table_id)
     state = db.snapshots.get((table_id, row["version"]))
     if state is None:
         state = _one_step_on(db, game, row)
@@ -270,7 +269,7 @@ def _one_step_on(db, game: Game, row: dict[str, Any]) -> dict[str, Any] | None:
     before = db.snapshots.get((row["id"], row["version"] - 1))
     if before is None:
         return None
-    made_it = store.event_at(db, row["id"], row["version"])
+    made_it = db.event_at(row["id"], row["version"])
     if made_it is None:
         return None
     seat, action = made_it
@@ -279,19 +278,19 @@ def _one_step_on(db, game: Game, row: dict[str, Any]) -> dict[str, Any] | None:
 
 def version_and_rematch(db, table_id: str) -> tuple[int, str | None] | None:
     """The cheap "has this table moved, does it exist": its version and rematch, no replay."""
-    return store.poll_row(db, table_id)
+    return db.poll_row(table_id)
 
 
 def status_of(db, table_id: str) -> str | None:
     """The table's status ("playing", "finished", "abandoned"), no replay."""
-    row = store.table_row(db, table_id)
+    row = db.table_row(table_id)
     return None if row is None else row["status"]
 
 
 def followed(db, table_id: str) -> tuple[int, str | None, str | None] | None:
     """What a held connection looks at when woken: the version, the rematch, and the mark
     of the table page whose tap made the version (see made_by_page)."""
-    return store.held_row(db, table_id)
+    return db.held_row(table_id)
 
 
 def made_by_page(mark: str | None, page: str | None, version: int) -> bool:
@@ -300,37 +299,37 @@ def made_by_page(mark: str | None, page: str | None, version: int) -> bool:
 
 
 def game_of(db, table_id: str) -> Game | None:
-    row = store.table_row(db, table_id)
+    row = db.table_row(table_id)
     return None if row is None else GAMES[row["game"]]
 
 
 def is_host(db, table_id: str, token: str) -> bool:
-    return store.is_host_token(db, table_id, token)
+    return db.is_host_token(table_id, token)
 
 
 def seat_of(db, table_id: str, token: str) -> int | None:
     """The seat of `table_id` that a seat token opens, if any."""
-    return store.seat_for_token(db, table_id, token)
+    return db.seat_for_token(table_id, token)
 
 
 def find_seat(db, token: str) -> tuple[str, int] | None:
     """The table and seat a join link's token opens, if any."""
-    return store.find_seat_token(db, token)
+    return db.find_seat_token(token)
 
 
 def seat_opened_by(db, table_id: str, seat: int) -> str | None:
     """The phone (session.phone_id) whose page of the seat loaded last, if any did."""
-    return store.seat_opened_by(db, table_id, seat)
+    return db.seat_opened_by(table_id, seat)
 
 
 def seat_names(db, table_id: str) -> list[str]:
     """The players' names by seat, no replay (none for a table that does not exist)."""
-    return store.seat_names(db, table_id)
+    return db.seat_names(table_id)
 
 
 def opened_seats(db, table_id: str) -> set[int]:
     """The seats whose page loaded on a phone: the host sees who has still to scan."""
-    return store.opened_seats(db, table_id)
+    return db.opened_seats(table_id)
 
 
 def open_seat(db, table_id: str, seat: int, phone: str) -> None:
@@ -340,7 +339,7 @@ def open_seat(db, table_id: str, seat: int, phone: str) -> None:
     busy, gone) leaves the seat unmarked, and the phone plays all the same."""
     try:
         with writing(db, table_id):
-            store.open_seat(db, table_id, seat, phone)
+            db.open_seat(table_id, seat, phone)
     except ServiceError:
         pass
 
@@ -352,18 +351,16 @@ def announcing_at_end(db) -> Iterator[set[str]]:
     what it rendered for the watching phones first (publish_parts). Announcing is the
     write's own business once it committed: the database failing now is only logged (the
     phones see the move at their next look). Gives the tables moved so far."""
-    moved = store.hold_announcements(db)
+    moved = db.hold_announcements()
     try:
         yield moved
     finally:
-        moved = store.stop_holding(db)
+        moved = db.stop_holding()
         if moved:
             try:
-                store.announce_now(db, moved)
-            except storage_errors() as error:
-                if not is_storage_failure(error):
-                    raise
-                logging.getLogger(STORAGE_LOG).warning("A move was saved but not announced: %s", error)
+                db.announce_now(moved)
+            except StorageFailure as failure:
+                logging.getLogger(STORAGE_LOG).warning("A move was saved but not announced: %s", failure)
 
 
 def publish_parts(db, table_id: str, version: int, parts: dict[str, str]) -> None:
@@ -372,15 +369,14 @@ def publish_parts(db, table_id: str, version: int, parts: dict[str, str]) -> Non
     database busy with another write now (SQLite) or that cannot be written leaves them
     unshared, and each process renders its own."""
     try:
-        with store.write(db, table_id, wait=False):
-            store.publish_parts(db, table_id, version, parts)
-    except storage_errors() as error:
-        if not (is_busy(error) or is_storage_failure(error)):
-            raise
+        with db.write(table_id, wait=False):
+            db.publish_parts(table_id, version, parts)
+    except StorageFailure:
+        pass
 
 
 def published_part(db, table_id: str, version: int, part: str) -> str | None:
-    return store.published_part(db, table_id, version, part)
+    return db.published_part(table_id, version, part)
 
 
 def player_key(name: str) -> str:
@@ -389,14 +385,14 @@ def player_key(name: str) -> str:
 
 
 def log_length(db, table_id: str) -> int:
-    return store.event_count(db, table_id)
+    return db.event_count(table_id)
 
 
 def replay(db, game: Game, row: dict[str, Any], names: list[str], version: int | None = None) -> dict[str, Any]:
     """The table's state at `version` (the row's, unless told): its setup, then every
     action in effect at that version."""
     as_of = row["version"] if version is None else version
-    moves = ((seat, action) for _seq, seat, action in store.moves(db, row["id"], as_of))
+    moves = ((seat, action) for _seq, seat, action in db.moves(row["id"], as_of))
     return game.replay(game.setup(names, row["options"], row["deal"]), moves)
 
 
@@ -404,9 +400,9 @@ def identify(db, table_id: str, token: str | None) -> Viewer:
     """The viewer a token makes of its holder at this table; unknown tokens are refused."""
     if token is None:
         return ANONYMOUS
-    if store.is_host_token(db, table_id, token):
+    if db.is_host_token(table_id, token):
         return Viewer(seat=None, host=True)
-    seat = store.seat_for_token(db, table_id, token)
+    seat = db.seat_for_token(table_id, token)
     if seat is None:
         raise ServiceError(401, "unknown_token", N_("This link or token does not belong to table %(id)s.", id=table_id))
     return Viewer(seat=seat, host=False)
@@ -451,9 +447,9 @@ def _check_tap_is_current(db, table: Table, viewer: Viewer, seat: int, action: d
     if seen is None or seen == table.version:
         return
     if 0 <= seen < table.version:
-        later = store.actions_after(db, table.id, seen)
+        later = db.actions_after(table.id, seen)
         # each undo made a version and no event; so did each skip, which changed nothing
-        undone_since = len(later) + store.skips_after(db, table.id, seen) != table.version - seen
+        undone_since = len(later) + db.skips_after(table.id, seen) != table.version - seen
         if not undone_since and not any(
             table.game.tap_depends_on(table.state, seat, action, earlier_seat, earlier_action)
             for earlier_seat, earlier_action in later
@@ -508,7 +504,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
                 raise ServiceError(error.status, error.code, reason) from None
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
-        store.append_event(db, table_id, version, seat, entered_by_host, action)
+        db.append_event(table_id, version, seat, entered_by_host, action)
         outcome = table.game.describe_outcome(table.state, state, seat, action)
         save(db, table, state, version, viewer)
     db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh
@@ -533,17 +529,17 @@ def close(db, table_id: str, viewer: Viewer) -> Table:
         raise ServiceError(401, "no_token", N_("Only the host can close this table."))
     if not viewer.host:
         raise ServiceError(403, "host_only", N_("Only the host can close this table."))
-    row = store.table_row(db, table_id)
+    row = db.table_row(table_id)
     started_from = None if row is None else row["rematch_of"]  # set with the table, never changed
     with writing(db, table_id, *([started_from] if started_from else [])):
         table = load(db, table_id)
         refuse_closed(table)
-        store.close_table(db, table_id)
+        db.close_table(table_id)
         if started_from and not table.game.is_finished(table.state):
             # A rematch given up before its end is no table of the evening's: the table it
             # was started from no longer leads to it, and its Rematch button starts another.
-            store.unlink_rematch(db, started_from, table_id)
-        table.row = store.table_row(db, table_id)
+            db.unlink_rematch(started_from, table_id)
+        table.row = db.table_row(table_id)
     db.snapshots.put((table_id, table.version), table.state)
     return table
 
@@ -561,12 +557,12 @@ def refuse_after_rematch(table: Table) -> None:
 def save(db, table: Table, state: dict[str, Any], version: int, viewer: Viewer) -> None:
     game = table.game
     status = "finished" if game.is_finished(state) else "playing"
-    store.update_table(db, table.id, version, status, game.current_seat(state), viewer.page)
+    db.update_table(table.id, version, status, game.current_seat(state), viewer.page)
     if status == "finished":
         # What players set up here (a copied sheet) starts their next tables once a game
         # was played on it: a table started and dropped (a slip, a stranger's) changes none.
         for seat, entries in game.memories(table.row["options"], table.row["deal"]).items():
-            store.remember(db, game.slug, table.names[seat], entries)
+            db.remember(game.slug, table.names[seat], entries)
     table.state = state
     table.row = {**table.row, "version": version, "status": status}
 
@@ -581,7 +577,7 @@ def score_series(db, table: Table) -> list[list[int]]:
     game = table.game
     state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
     series = [[score] for score in game.scores(state)]
-    for _seq, seat, action in store.moves(db, table.id):
+    for _seq, seat, action in db.moves(table.id):
         game.step(state, seat, action)  # accepted once, so accepted again
         for points, score in zip(series, game.scores(state)):
             points.append(score)

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
-from . import corrections, store
+from . import corrections
 from .service import (
     STALE_CORRECTION, STALE_SKIP, ServiceError, Table, Viewer, check_expected_version, is_closed, load, refuse_after_rematch,
     refuse_closed, replay, save, tried_once_more, writing,
@@ -34,10 +34,10 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
         check_expected_version(table, viewer, expected_version)
         refuse_closed(table)
         refuse_after_rematch(table)
-        last = store.last_event_in_effect(db, table_id)
+        last = db.last_event_in_effect(table_id)
         if last is None:
             raise ServiceError(409, "nothing_to_undo", N_("There is nothing to undo."))
-        target = last if from_seq is None else store.event_in_effect(db, table_id, from_seq)
+        target = last if from_seq is None else db.event_in_effect(table_id, from_seq)
         if target is None:
             raise ServiceError(
                 422, "line_not_in_effect", N_("Line %(seq)s of the log is not in effect: there is nothing to undo there.", seq=from_seq)
@@ -54,7 +54,7 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
         # a player's undo of their own last action takes it back (a host playing that seat
         # too); anything else is the host going back (corrections.redoable)
         taken_back = target["seq"] == last["seq"] and viewer.seat is not None and viewer.seat == last["seat"]
-        store.mark_undone_from(db, table_id, target["seq"], version, viewer.seat if taken_back else None)
+        db.mark_undone_from(table_id, target["seq"], version, viewer.seat if taken_back else None)
         save(db, table, replay(db, table.game, table.row, table.names, version), version, viewer)
     db.snapshots.put((table_id, table.version), table.state)
     return table
@@ -154,9 +154,9 @@ def redoable(db, table: Table, as_of: int | None = None) -> list[dict[str, Any]]
             return found[version]
         return game.current_seat(replay(db, game, table.row, table.names, version))
 
-    if not store.anything_undone(db, table.id, as_of):
+    if not db.anything_undone(table.id, as_of):
         return []  # nothing was taken back: nothing to redo, and the whole log left unread
-    log = store.events(db, table.id) if as_of is None else store.events_as_of(db, table.id, as_of)
+    log = db.events(table.id) if as_of is None else db.events_as_of(table.id, as_of)
     return corrections.redoable(log, game, seat_in_turn_at, as_of)
 
 
@@ -203,7 +203,7 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
                 stopped = None if refused.code == "not_your_action" else refused
                 break
             version = table.version + 1
-            store.append_event(db, table_id, version, event["seat"], event["by_host"], action, redo_of=event["seq"])
+            db.append_event(table_id, version, event["seat"], event["by_host"], action, redo_of=event["seq"])
             save(db, table, state, version, viewer)
             count += 1
             if not everything:
@@ -226,7 +226,7 @@ def skip(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> tup
                 403, "not_your_action", N_("Only %(name)s or the host can skip %(name)s's action.", name=table.names[event["seat"]])
             )
         version = table.version + 1
-        store.mark_skipped(db, table_id, event["seq"], version)
+        db.mark_skipped(table_id, event["seq"], version)
         save(db, table, table.state, version, viewer)
     db.snapshots.put((table_id, table.version), table.state)
     return table, event
@@ -235,7 +235,7 @@ def skip(db, table_id: str, viewer: Viewer, expected_version: Any = None) -> tup
 def can_undo(db, table: Table, viewer: Viewer) -> bool:
     if table.row.get("rematch_id") is not None or is_closed(table):
         return False
-    last = store.last_event_in_effect(db, table.id)
+    last = db.last_event_in_effect(table.id)
     return last is not None and (viewer.host or (viewer.seat is not None and viewer.seat == last["seat"]))
 
 

@@ -17,7 +17,8 @@ from werkzeug.exceptions import HTTPException, SecurityError
 from .. import inputs
 from . import i18n
 from ..tables import service
-from ..tables.db import STORAGE_LOG, is_database_unreachable, is_storage_failure, storage_errors
+from ..tables.database import STORAGE_LOG
+from ..tables.store import StorageFailure
 from ..games import GAMES
 from ..games.text import N_, Text
 from .i18n import render
@@ -35,8 +36,7 @@ def install(app) -> None:
     app.context_processor(template_helpers)
     fragments.install(app)
     app.register_error_handler(HTTPException, http_error)
-    for error in storage_errors():
-        app.register_error_handler(error, storage_error)
+    app.register_error_handler(StorageFailure, storage_error)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(results.bp)
@@ -146,13 +146,11 @@ DATABASE_UNREACHABLE = N_(
 )
 
 
-def storage_error(error: Exception):
+def storage_error(failure: StorageFailure):
     """The storage failing outside a write (writes refuse it themselves, see service.writing):
     a sentence for the players, the error in the log for whoever runs the companion."""
-    if not is_storage_failure(error):
-        raise error
-    logging.getLogger(STORAGE_LOG).error("Could not use the database: %s", error)
-    sentence = DATABASE_UNREACHABLE if is_database_unreachable(error) else STORAGE_UNREACHABLE  # PostgreSQL away
+    logging.getLogger(STORAGE_LOG).error("Could not use the database: %s", failure)
+    sentence = DATABASE_UNREACHABLE if failure.unreachable else STORAGE_UNREACHABLE  # PostgreSQL away
     if request.path.startswith("/api/"):
         return api.error(503, "storage_unavailable", sentence)
     page = render_template("error.html", message=render(sentence), status=503, retry_seconds=STORAGE_RETRY_SECONDS)

@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import inputs
 from ..tables import service, undo_redo
-from ..tables.db import get_db
+from .database import get_db
 from ..games.errors import RuleError
 from ..games.text import N_, shown
 from .i18n import render

@@ -23,8 +23,9 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..paths import FROM_CHECKOUT, default_database, instance_folder, resource_folder
-from ..tables import db
-from . import i18n
+from ..tables import postgres
+from ..tables.database import STORAGE_LOG, Database
+from . import database, i18n
 from .compression import compress
 
 MAX_REQUEST_BYTES = 64 * 1024
@@ -194,7 +195,7 @@ class TokenRedactor(logging.Filter):
 
 def _redact_tokens_in_logs(app: Flask) -> None:
     redactor = TokenRedactor(app)
-    for logger in (app.logger, *map(logging.getLogger, (db.STORAGE_LOG, *PATH_LOGGERS))):
+    for logger in (app.logger, *map(logging.getLogger, (STORAGE_LOG, *PATH_LOGGERS))):
         for old in [f for f in logger.filters if isinstance(f, TokenRedactor)]:
             logger.removeFilter(old)  # the app created last decides (tests create many)
         logger.addFilter(redactor)
@@ -234,8 +235,8 @@ class RepeatsQuieted(logging.Filter):
 
 
 def _quiet_repeats_in_logs() -> None:
-    """On the storage's logger (db.STORAGE_LOG), whose lines every request may repeat."""
-    logger = logging.getLogger(db.STORAGE_LOG)
+    """On the storage's logger (STORAGE_LOG), whose lines every request may repeat."""
+    logger = logging.getLogger(STORAGE_LOG)
     for old in [f for f in logger.filters if isinstance(f, RepeatsQuieted)]:
         logger.removeFilter(old)  # the app created last decides (tests create many)
     logger.addFilter(RepeatsQuieted())
@@ -293,14 +294,13 @@ def create_app(config: dict | None = None) -> Flask:
         with _writing(instance, "its data folder", INSTANCE_ELSEWHERE):
             app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
 
-    if not db.postgres.is_url(app.config["DATABASE"]):
+    if not postgres.is_url(app.config["DATABASE"]):
         folder = Path(app.config["DATABASE"]).parent
         with _writing(folder, "the database's folder", "set COMPANION_DATABASE to a file in a folder it may write"):
             folder.mkdir(parents=True, exist_ok=True)
-    app.config["DATABASE_FROZEN"] = db.open_database(app.config["DATABASE"], app.config["SQLITE_PRAGMAS"])
-    if not db.postgres.is_url(app.config["DATABASE"]):
-        app.config["DATABASE_FILE"] = db.file_identity(app.config["DATABASE"])  # checked on every request (get_db)
-    app.teardown_appcontext(db.close_db)
+    opened = Database(app.config["DATABASE"], app.config["SQLITE_PRAGMAS"])
+    app.config["DATABASE_FROZEN"] = opened.frozen
+    database.install(app, opened)
 
     # The catalogs live in the package (companion/translations); their .mo files are
     # compiled here, on start, whenever missing or older than the .po files.

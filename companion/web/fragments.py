@@ -30,8 +30,8 @@ from markupsafe import Markup
 
 from ..tables.snapshots import RecentlyUsed
 from ..tables import service
-from . import push
-from ..tables.db import get_db
+from . import push_mode
+from .database import get_db
 
 FRAGMENTS_KEPT = 1000  # a few per table of a café: a few KB each
 PUBLISHING = "companion_publishing"  # on g: (table id, version, parts) while gathered
@@ -59,7 +59,7 @@ def kept(name: str, table_id: str, version: int, *more: Hashable, may_be_publish
     it may have been published, one that another process published."""
     key = (name, table_id, version, str(get_locale()), *more)
     found = current_app.extensions["companion.fragments"].get(key)
-    if found is None and may_be_published and push.is_on():
+    if found is None and may_be_published and push_mode.is_on():
         stored = service.published_part(get_db(), table_id, version, part_name(key))
         if stored is not None:
             found = Markup(stored)

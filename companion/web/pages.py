@@ -10,7 +10,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from ..tables import history, service, undo_redo
 from .. import inputs
 from . import i18n
-from ..tables.db import get_db
+from .database import get_db
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_

@@ -8,7 +8,7 @@ from flask import Blueprint, render_template
 from ..inputs import clean_name, is_valid_unicode
 from ..tables import history
 from ..tables.service import NAME_MAX_LENGTH
-from ..tables.db import get_db
+from .database import get_db
 from ..games import GAMES
 from ..games.text import N_, shown
 from .i18n import render

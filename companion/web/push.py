@@ -24,28 +24,12 @@ from flask import Response, abort, current_app, request, stream_with_context
 
 from .. import inputs
 from ..tables import service
-from ..tables.db import STORAGE_LOG, close_db, get_db, is_storage_failure, storage_errors
+from ..tables.database import STORAGE_LOG
+from ..tables.store import StorageFailure
+from . import push_mode
+from .database import close_db, get_db
 from . import compression
 
-
-
-# The push mode is the notifier a push server hands each of its worker processes' app
-# (hand_over): without one (the thread server, the tests' test client), the pages poll.
-NOTIFIER = "companion.notifier"
-
-
-def hand_over(app, notifier) -> None:
-    """The push server's worker process gives the app its notifier (companion/server/notify.py)."""
-    app.extensions[NOTIFIER] = notifier
-
-
-def current_notifier():
-    """This process' notifier, or None where nothing is pushed."""
-    return current_app.extensions.get(NOTIFIER)
-
-
-def is_on() -> bool:
-    return current_notifier() is not None
 
 
 def server_sent(event: str, data: str = "", event_id: int | None = None) -> str:
@@ -58,7 +42,7 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
     where a page of this table goes once rematch `id` started, or None to stay."""
     if service.version_and_rematch(get_db(), table_id) is None:
         abort(404)
-    notifier = current_notifier()
+    notifier = push_mode.current()
     if notifier is None:
         abort(404)  # the thread server holds no connections: its pages poll
     seen = inputs.number_or_none(request.headers.get("Last-Event-ID") or request.args.get("v"))
@@ -97,9 +81,7 @@ def held_connection(table_id: str, body: Callable, rematch_address: Callable[[st
                     elif rematch_id is not None and not rematch_seen:
                         sent = server_sent("table", body(db), version)
                     seen, rematch_seen = version, rematch_id is not None
-                except storage_errors() as error:
-                    if not is_storage_failure(error):
-                        raise
+                except StorageFailure as error:
                     # The database went away (PostgreSQL stopped, the file removed): the page
                     # connects again, and its request is answered with the sentence for it.
                     logging.getLogger(STORAGE_LOG).warning("A held connection ended: the database cannot be used (%s)", error)

@@ -14,7 +14,7 @@ from flask_babel import format_decimal, gettext
 from ..tables import history, rematch, service
 from .. import inputs
 from . import i18n
-from ..tables.db import get_db
+from .database import get_db
 from ..games.text import N_, Text, isolated, listing
 from .i18n import render
 from . import chart, export, views

@@ -12,8 +12,8 @@ from .. import inputs
 from ..games.text import N_
 from .i18n import render
 from ..tables import service
-from ..tables.db import get_db
-from . import push, views
+from .database import get_db
+from . import push, push_mode, views
 from .links import base_url, qr_svg
 from .results import loaded, unknown_table
 
@@ -31,7 +31,7 @@ def screen_context(table: service.Table) -> dict[str, Any]:
         "viewer": service.ANONYMOUS,
         "acting_for": None,
         "poll_seconds": current_app.config["POLL_SECONDS"],
-        "push": push.is_on(),
+        "push": push_mode.is_on(),
     }
 
 

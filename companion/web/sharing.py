@@ -10,8 +10,9 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from ..tables import service
-from ..tables.db import STORAGE_LOG, is_busy, is_storage_failure, storage_errors
-from . import fragments, push
+from ..tables.database import STORAGE_LOG
+from ..tables.store import StorageFailure
+from . import fragments, push_mode
 from .table_parts import is_watching, situation, watchers_table
 
 
@@ -22,7 +23,7 @@ def sharing_the_write(db, writer: service.Viewer) -> Iterator[Callable[[service.
     watching phones with the news (share_with_watchers), which is held until then
     (service.announcing_at_end). Under the thread server (no phone waits for news),
     nothing is shared."""
-    if not push.is_on():
+    if not push_mode.is_on():
         yield lambda table: None
         return
     with service.announcing_at_end(db) as moved:
@@ -55,7 +56,5 @@ def share_with_watchers(db, table: service.Table, writer: service.Viewer) -> Non
                     break
         if parts:
             service.publish_parts(db, table.id, table.version, parts)
-    except storage_errors() as error:
-        if not (is_busy(error) or is_storage_failure(error)):
-            raise
+    except StorageFailure as error:
         logging.getLogger(STORAGE_LOG).warning("The watching phones' table was not shared: %s", error)

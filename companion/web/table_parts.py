@@ -13,8 +13,8 @@ from flask import current_app, render_template, request
 from .. import inputs
 from ..games import Game
 from ..tables import service, undo_redo
-from ..tables.db import get_db
-from . import fragments, push, views
+from .database import get_db
+from . import fragments, push_mode, views
 from . import session as phone
 
 
@@ -85,7 +85,7 @@ def situation(
         },
         "error": error,
         "poll_seconds": current_app.config["POLL_SECONDS"],
-        "push": push.is_on(),
+        "push": push_mode.is_on(),
         # whether this phone's player must act now (their dice turn, their writing, their count)
         "must_act": viewer.seat is not None and not service.is_closed(table) and table.game.must_act(table.state, viewer.seat),
     }

@@ -362,12 +362,13 @@ def test_a_held_connection_whose_database_file_went_away_ends_with_one_warning(t
 def test_a_full_disk_at_the_first_start_or_an_upgrade_says_the_disk_is_full(tmp_path: Path, existing):
     """helper QA: a full disk when the database is made (or upgraded) said it was
     read-only and made by an older companion."""
-    from companion.tables.db import MIGRATIONS, DatabaseUnusable, statements
+    from companion.tables.database import DatabaseUnusable
+    from companion.tables.schema import MIGRATIONS
 
     database = tmp_path / "companion.sqlite3"
     if existing:  # made by the first companion: its upgrade is what does not fit
         with closing(sqlite3.connect(database)) as old:
-            for statement in statements(MIGRATIONS[0]):
+            for statement in MIGRATIONS[0].statements("sqlite"):
                 old.execute(statement)
             old.execute("PRAGMA user_version = 1")
             old.commit()
@@ -384,7 +385,7 @@ def test_stopping_after_the_database_file_was_replaced_leaves_the_replacement_al
     import os
     import shutil
 
-    from companion.tables.db import checkpoint_and_close
+    from companion.web import database as app_database
 
     database = tmp_path / "companion.sqlite3"
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "test", "TESTING": True})
@@ -395,5 +396,5 @@ def test_stopping_after_the_database_file_was_replaced_leaves_the_replacement_al
         create(client)
         os.replace(tmp_path / "copy", database)
         copied = database.read_bytes()
-        checkpoint_and_close(app)
+        app_database.of(app).checkpoint_and_close()
         assert database.read_bytes() == copied

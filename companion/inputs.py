@@ -184,18 +184,32 @@ def is_valid_unicode(text: str) -> bool:
 
 
 # --- names --------------------------------------------------------------------------------
-def name_problem(name: str) -> Text | None:
-    """Why `name` cannot be a player's name (None if it can): it must be valid Unicode
-    with no sign of broken text, hold no control character, and show at least one
-    letter, digit, mark of punctuation or symbol (a name of spaces, zero-width characters
-    or fillers alone is invisible)."""
-    if not is_valid_unicode(name) or any(_is_broken(char) for char in name):
-        return N_("A name must be made of real characters: this one holds broken text.")
-    if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS for char in name):
-        return N_("A name cannot hold control characters (line breaks, tabs, direction marks).")
-    if not any(unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS for char in name):
-        return N_("A name must show at least one letter, digit or symbol.")
+BROKEN, CONTROL, INVISIBLE = "broken", "control", "invisible"  # what text_problem finds
+
+
+def text_problem(text: str) -> str | None:
+    """What keeps `text` from being shown as typed (None if nothing): BROKEN (invalid
+    Unicode, a sign of broken text), CONTROL (a control character: a line break, a tab, a
+    direction mark) or INVISIBLE (no letter, digit, mark of punctuation or symbol: spaces,
+    zero-width characters or fillers alone). For names, and any other text a player types
+    for everyone to read (the score pad's game and categories)."""
+    if not is_valid_unicode(text) or any(_is_broken(char) for char in text):
+        return BROKEN
+    if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS for char in text):
+        return CONTROL
+    if not any(unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS for char in text):
+        return INVISIBLE
     return None
+
+
+def name_problem(name: str) -> Text | None:
+    """Why `name` cannot be a player's name (None if it can): text_problem, in words."""
+    return {
+        BROKEN: N_("A name must be made of real characters: this one holds broken text."),
+        CONTROL: N_("A name cannot hold control characters (line breaks, tabs, direction marks)."),
+        INVISIBLE: N_("A name must show at least one letter, digit or symbol."),
+        None: None,
+    }[text_problem(name)]
 
 
 def _is_broken(char: str) -> bool:

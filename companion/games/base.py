@@ -45,6 +45,9 @@ class Option:
     # Entries per seat (Twenty One's sheets): the start form keys them by name slot, and
     # the shell turns slots into seats, skipping the slots left empty.
     per_seat: bool = False
+    # Text typed on the start form (the score pad's game and categories), read as typed:
+    # otherwise a field holding a whole number arrives as one, and "007" as 7.
+    typed: bool = False
 
     @property
     def is_flag(self) -> bool:

@@ -82,6 +82,12 @@ class ApiDescription:
         """Named points of a game (Scene), "start" and "finished" among them."""
         raise NotImplementedError
 
+    def screen_scenes(self, names: tuple[str, ...]) -> dict[str, Scene]:
+        """The game at len(names) players (any count it allows, the names as given) "late"
+        in play (much on the board, a round or turn under way) and "finished" with a tie its
+        ranking explains: the tables the table screen's tests must fit on a TV."""
+        raise NotImplementedError
+
     @cached_property
     def action_fields(self) -> dict[str, Fields]:
         """The fields each type of action may hold, as the game's schemas name them."""

@@ -454,6 +454,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     with writing(db, table_id):
         table = load(db, table_id)
         refuse_closed(table)
+        refuse_host_only(table, viewer, action)
         seat = _acting_seat(table, viewer, named_seat, action)
         _check_tap_is_current(db, table, seat, action, expected_version)
         # a host playing their own seat on their own phone is a player like the others
@@ -468,12 +469,22 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
                 raise ServiceError(error.status, error.code, reason) from None
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
-        store.append_event(db, table_id, version, seat, entered_by_host, action)
+        store.append_event(db, table_id, version, seat, entered_by_host, table.game.as_logged(table.state, seat, action))
         outcome = table.game.describe_outcome(table.state, state, seat, action)
         save(db, table, state, version, viewer)
     db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh
     db.outcomes.put((table_id, version), (outcome,))  # its log line, for the same refresh
     return table
+
+
+HOST_ONLY = N_("Only the host can do that: it ends the game for everyone.")
+
+
+def refuse_host_only(table: Table, viewer: Viewer, action: Any) -> None:
+    """An action only the host enters, undoes or redoes (Game.host_only_actions), asked by
+    a player's phone or token."""
+    if not viewer.host and isinstance(action, dict) and action.get("type") in table.game.host_only_actions:
+        raise ServiceError(403, "host_only", HOST_ONLY)
 
 
 def refuse_closed(table: Table) -> None:
@@ -530,13 +541,14 @@ def is_closed(table: Table) -> bool:
 
 def score_series(db, table: Table) -> list[list[int]]:
     """Per seat, the score before the first action and after each action still in effect
-    (the results page's chart)."""
+    that the game charts (Game.charted: the score pad's rounds), for the results' chart."""
     game = table.game
     state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
     series = [[score] for score in game.scores(state)]
     for _seq, seat, action in store.moves(db, table.id):
         game.step(state, seat, action)  # accepted once, so accepted again
-        for points, score in zip(series, game.scores(state)):
-            points.append(score)
+        if game.charted(state, seat, action):
+            for points, score in zip(series, game.scores(state)):
+                points.append(score)
     return series
 

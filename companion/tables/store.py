@@ -512,6 +512,7 @@ def list_tables(db, limit: int = 50, finished_since: str | None = None, skipped:
         {
             "id": id_,
             "game": game,
+            "options": json.loads(options),
             "status": status,
             "current_seat": current_seat,
             "created_at": created_at,
@@ -520,8 +521,8 @@ def list_tables(db, limit: int = 50, finished_since: str | None = None, skipped:
             "players": [],
             "winners": [],
         }
-        for id_, game, status, current_seat, created_at, updated_at, finished_at in db.execute(
-            "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at"
+        for id_, game, options, status, current_seat, created_at, updated_at, finished_at in db.execute(
+            "SELECT t.id, t.game, t.options, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at"
             " FROM game_tables t" + where + " ORDER BY t.status != 'playing', t.updated_at DESC, t.id LIMIT ? OFFSET ?",
             ([] if finished_since is None else [finished_since]) + [limit, skipped],
         )
@@ -644,7 +645,7 @@ def save_results(db, table_id: str, version: int, entries: list[dict[str, Any]])
 def player_results(db, key: str) -> list[dict[str, Any]]:
     """Every finished table the player `key` (name_key) sat at, latest first."""
     rows = db.execute(
-        "SELECT t.id, t.game, t.created_at, t.finished_at, s.name, r.score, r.place,"
+        "SELECT t.id, t.game, t.options, t.created_at, t.finished_at, s.name, r.score, r.place,"
         " (SELECT count(*) FROM seats WHERE table_id = t.id)"
         " FROM results r JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'"
         " JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
@@ -655,6 +656,7 @@ def player_results(db, key: str) -> list[dict[str, Any]]:
         {
             "id": id_,
             "game": game,
+            "options": json.loads(options),
             "created_at": created_at,
             "finished_at": finished_at,
             "name": name,
@@ -662,7 +664,7 @@ def player_results(db, key: str) -> list[dict[str, Any]]:
             "place": place,
             "players": players,
         }
-        for id_, game, created_at, finished_at, name, score, place, players in rows
+        for id_, game, options, created_at, finished_at, name, score, place, players in rows
     ]
 
 
@@ -670,12 +672,16 @@ def seated_names(db, key: str | None = None) -> list[dict[str, Any]]:
     """Every seat of every table, or only the seats of the player `key` (name_key): who sat
     where, with the table's game, status and date, latest first."""
     rows = db.execute(
-        "SELECT s.name, s.name_key, s.seat, t.id, t.game, t.status, t.updated_at FROM seats s JOIN game_tables t ON t.id = s.table_id"
+        "SELECT s.name, s.name_key, s.seat, t.id, t.game, t.options, t.status, t.updated_at"
+        " FROM seats s JOIN game_tables t ON t.id = s.table_id"
         + ("" if key is None else " WHERE s.name_key = ?")
         + " ORDER BY t.updated_at DESC, t.id",
         [] if key is None else [key],
     )
     return [
-        {"name": name, "name_key": key_, "seat": seat, "id": id_, "game": game, "status": status, "updated_at": updated_at}
-        for name, key_, seat, id_, game, status, updated_at in rows
+        {
+            "name": name, "name_key": key_, "seat": seat, "id": id_, "game": game, "options": json.loads(options),
+            "status": status, "updated_at": updated_at,
+        }
+        for name, key_, seat, id_, game, options, status, updated_at in rows
     ]

@@ -63,14 +63,8 @@ def home():
     return render_home()
 
 
-def titled(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    for entry in tables:
-        entry["title"] = render(GAMES[entry["game"]].title) if entry["game"] in GAMES else entry["game"]
-    return tables
-
-
 def render_home(error: str | None = None, form: dict | None = None, status: int = 200):
-    tables = titled(history.recent_tables(get_db(), today_only=True))
+    tables = history.recent_tables(get_db(), today_only=True)
     return (
         render_template(
             "home.html",
@@ -90,7 +84,7 @@ def all_tables():
     page = max(1, min(inputs.number_or_none(request.args.get("page")) or 1, MAX_TABLE_PAGE))
     found = history.recent_tables(get_db(), history.RECENT_TABLES + 1, skipped=(page - 1) * history.RECENT_TABLES)
     older = len(found) > history.RECENT_TABLES  # one more than a page: there is an older page
-    return render_template("tables.html", tables=titled(found[: history.RECENT_TABLES]), page=page, older=older)
+    return render_template("tables.html", tables=found[: history.RECENT_TABLES], page=page, older=older)
 
 
 MAX_TABLE_PAGE = 100_000  # far beyond any companion's tables; keeps the database's OFFSET small
@@ -119,7 +113,7 @@ def read_options(game: Game | None, filled: list[int], slot_count: int) -> dict[
         if option.is_flag:
             options[option.name] = request.form.get(f"{game.slug}.{option.name}") == "on"
         else:
-            entries = form_option_map(f"{game.slug}.{option.name}.")
+            entries = form_option_map(f"{game.slug}.{option.name}.", as_typed=option.typed)
             if option.per_seat:
                 entries = slots_to_seats(entries, filled, slot_count)
             if entries:
@@ -144,14 +138,14 @@ def slots_to_seats(entries: dict[str, Any], filled: list[int], slot_count: int) 
     return seated
 
 
-def form_option_map(prefix: str) -> dict[str, Any]:
+def form_option_map(prefix: str, as_typed: bool = False) -> dict[str, Any]:
     """A non-checkbox option from the start form: fields named <slug>.<option>.<key> make
     the map {key: value}; whole numbers arrive as ints, so the game's own validation sees
-    the same types as from the JSON API."""
+    the same types as from the JSON API, unless the option's fields are text `as_typed`."""
     entries: dict[str, Any] = {}
     for field, value in request.form.items():
         if field.startswith(prefix):
-            entries[field[len(prefix):]] = inputs.typed_value(value)
+            entries[field[len(prefix):]] = value if as_typed else inputs.typed_value(value)
     return entries
 
 

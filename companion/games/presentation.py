@@ -40,6 +40,13 @@ class Presentation:
         so): the score pad's host may choose the lowest (Hearts, golf)."""
         return True
 
+    def preset_name(self, options: dict[str, Any]) -> str | None:
+        """The name under which the `options` a host started a table with are saved, to be
+        offered on the start form next time (tables/presets.py), or None to save nothing:
+        the score pad's sheet, by its game's name. Options alike for every table (a
+        checkbox or two) are not worth saving."""
+        return None
+
     def charted(self, after: dict[str, Any], seat: int, action: dict[str, Any]) -> bool:
         """Whether the results' chart takes a point once `action` by `seat` made `after`:
         after every action by default; the score pad's, after each round (chart_axis)."""

@@ -175,6 +175,18 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX rendered_parts_by_age ON rendered_parts (published_at);
     """,
+    # Option sets a host saved by name (tables/presets.py: the score pad's sheets), offered
+    # on the start form by game, the latest first.
+    """
+    CREATE TABLE option_presets (
+        game TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        options TEXT NOT NULL,
+        used_at TEXT NOT NULL,
+        PRIMARY KEY (game, name_key)
+    );
+    """,
 ]
 
 

@@ -167,6 +167,17 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX rendered_parts_by_age ON rendered_parts (published_at);
     """,
+    # SQLite's migration 13: the option sets a host saved by name
+    """
+    CREATE TABLE option_presets (
+        game TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        options TEXT NOT NULL,
+        used_at TEXT NOT NULL,
+        PRIMARY KEY (game, name_key)
+    );
+    """,
 ]
 
 

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
-from . import store
+from . import presets, store
 from .db import STORAGE_LOG, is_busy, is_database_unreachable, is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
@@ -189,7 +189,11 @@ def create_table(db, slug: Any, players: Any, options: Any) -> Created:
         # Checked here, not only in the engine: an empty list or "" would pass for "no options".
         raise ServiceError(400, "malformed_request", N_("Options must be a JSON object."))
     with writing(db):
-        return insert_table(db, game, names, options)
+        created = insert_table(db, game, names, options)
+        preset = game.preset_name(created.table.row["options"])
+        if preset is not None:  # offered on the start form next time (the score pad's sheet)
+            presets.save(db, game.slug, preset, created.table.row["options"])
+        return created
 
 
 def insert_table(db, game: Game, names: list[str], options: dict[str, Any] | None) -> Created:

@@ -10,12 +10,12 @@ from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
-from ..tables import history, service, undo_redo
+from ..tables import history, presets, service, undo_redo
 from .. import i18n, inputs
 from ..tables.db import STORAGE_LOG, get_db, is_busy, is_storage_failure, storage_errors
 from ..games import GAMES, Game
 from ..games.errors import RuleError
-from ..games.text import N_
+from ..games.text import N_, shown
 from ..i18n import render
 from . import forms, fragments, push, views
 from . import session as phone
@@ -60,15 +60,29 @@ def choose_language(language: str):
 # --- home: start a table, resume one ---------------------------------------------------
 @bp.get("/")
 def home():
-    return render_home()
+    """The home page; with `preset` ("<slug>/<name>"), a saved option set tapped on the start
+    form: its game chosen, its options filled in, to start as they are or changed (starting
+    saves them again)."""
+    if "preset" not in request.args:
+        return render_home()
+    slug, _, name = request.args["preset"].partition("/")
+    options = presets.find(get_db(), slug, name) if slug in GAMES else None
+    if options is None:
+        return render_home(render(N_("Nothing is saved under %(name)s any more.", name=shown(name))), status=404)
+    return render_home(form={"game": slug}, filled={slug: options})
 
 
-def render_home(error: str | None = None, form: dict | None = None, status: int = 200):
-    tables = history.recent_tables(get_db(), today_only=True)
+def render_home(error: str | None = None, form: dict | None = None, status: int = 200, filled: dict | None = None):
+    """The home page: the start form (`form`: what was typed, a refused start's or the
+    form a saved option set was tapped on; `filled`: by game, options to show instead of
+    its fields, a saved set's) and the tables in play."""
+    db = get_db()
     return (
         render_template(
             "home.html",
-            tables=tables,
+            tables=history.recent_tables(db, today_only=True),
+            presets=presets.offered(db),
+            filled=filled or {},
             error=error,
             form=form or {},
             name_slots=MAX_PLAYERS_ON_FORM,
@@ -92,6 +106,8 @@ MAX_TABLE_PAGE = 100_000  # far beyond any companion's tables; keeps the databas
 
 @bp.post("/tables")
 def create_table():
+    if "forget_preset" in request.form:
+        return forget_preset()
     slug = request.form.get("game", "")
     slots = request.form.getlist("player")
     filled = [slot for slot, name in enumerate(slots) if name.strip()]
@@ -103,6 +119,17 @@ def create_table():
         return render_home(render(error.text), request.form, error.status)
     phone.remember(created.table.id, "host", created.host_token)
     return redirect(url_for("pages.join_screen", table_id=created.table.id), 303)
+
+
+def forget_preset():
+    """A saved option set the host no longer wants offered (its own small form on the start
+    form, "<slug>/<name>"): gone, and the start form again."""
+    slug, _, name = request.form["forget_preset"].partition("/")
+    if slug in GAMES:
+        db = get_db()
+        with service.writing(db):
+            presets.forget(db, slug, name)
+    return redirect(url_for("pages.home"), 303)
 
 
 def read_options(game: Game | None, filled: list[int], slot_count: int) -> dict[str, Any]:

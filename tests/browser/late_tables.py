@@ -15,7 +15,7 @@ from companion.games import GAMES
 from companion.games.qwixx import ROW_NUMBERS, colour_choices, white_choices
 
 # Realistic long names (the start form allows 24 characters): names of two words, and one
-# single word of 24 letters that cannot wrap.
+# single word of 24 letters that cannot wrap; as many as the game seating the most takes.
 NAMES = (
     "Maria-Madalena Fonseca",
     "Wolfeschlegelsteinhausen",
@@ -24,6 +24,11 @@ NAMES = (
     "Constantin von Habsburg",
     "Evangelina",
     "Friedrich",
+    "Anastasia Papadopoulou",
+    "Jean-Baptiste Lefebvre",
+    "Maximiliane",
+    "Oluwaseun Adeyemi",
+    "Kristóf Szabó-Nagy",
 )
 WORM = "worm"
 PHASES = ("late", "finished")
@@ -281,6 +286,19 @@ def lobo(url: str, players: int, phase: str) -> ApiTable:
     return table
 
 
+def from_its_scenes(slug: str) -> Callable[[str, int, str], ApiTable]:
+    """A game's tables as its package gives them (Game.screen_scenes), played through the API."""
+
+    def build(url: str, players: int, phase: str) -> ApiTable:
+        scene = GAMES[slug].screen_scenes(NAMES[:players])[phase]
+        table = ApiTable(url, slug, players, scene.options)
+        for seat, action in scene.actions:
+            table.act(seat, action)
+        return table
+
+    return build
+
+
 BUILDERS: dict[str, Callable[[str, int, str], ApiTable]] = {
     "pickomino": pickomino,
     "heckmeck-barbecue": barbecue,
@@ -288,4 +306,6 @@ BUILDERS: dict[str, Callable[[str, int, str], ApiTable]] = {
     "twenty-one": twentyone,
     "lobo": lobo,
 }
-assert set(BUILDERS) == set(GAMES), "a game without late tables for the table screen"
+# every other game brings its own (a builder for each of the five moves into its package too)
+BUILDERS.update({slug: from_its_scenes(slug) for slug in GAMES if slug not in BUILDERS})
+assert all(len(NAMES) >= game.max_players for game in GAMES.values()), "more players than NAMES"

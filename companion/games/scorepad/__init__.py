@@ -8,6 +8,9 @@ from the other seats until the round closes, which it does when every seat has e
 round closes after the rounds to play, or with a total at the target, or when the host ends
 it between rounds. Highest total wins, or lowest; ties are shared, or broken by the last
 round or by a category.
+
+Longer than 400 lines on purpose: a game is one module (docs: "How it is built"), so its
+engine, its sentences, its part of the API's description and its scenes stay together.
 """
 
 from __future__ import annotations

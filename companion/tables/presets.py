@@ -8,6 +8,7 @@ both SQLite and PostgreSQL understand (the schema: option_presets, in db.py and 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from typing import Any
 
 from . import store
@@ -22,18 +23,23 @@ def save(db, game: str, name: str, options: dict[str, Any]) -> None:
     db.execute(
         "INSERT INTO option_presets (game, name_key, name, options, used_at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (game, name_key) DO UPDATE SET name = excluded.name, options = excluded.options, used_at = excluded.used_at",
-        [game, store.name_key(name), name, json.dumps(options), store.now()],
+        # to the microsecond: sets saved within one second (a script's tables) keep their order
+        [game, store.name_key(name), name, json.dumps(options), datetime.now(timezone.utc).isoformat()],
     )
 
 
 def offered(db) -> dict[str, list[dict[str, Any]]]:
-    """By game, its saved sets, latest first (at most MOST_OFFERED each): name and options."""
+    """By game, its saved sets, latest first (at most MOST_OFFERED each): name and options.
+    Only those are read, however many a year of tables saved (every home page asks)."""
     found: dict[str, list[dict[str, Any]]] = {}
-    rows = db.execute("SELECT game, name, options FROM option_presets ORDER BY game, used_at DESC, name_key")
+    rows = db.execute(
+        "SELECT game, name, options FROM (SELECT game, name, options, used_at, name_key,"
+        " row_number() OVER (PARTITION BY game ORDER BY used_at DESC, name_key) AS latest FROM option_presets) AS ranked"
+        " WHERE latest <= ? ORDER BY game, used_at DESC, name_key",
+        [MOST_OFFERED],
+    )
     for game, name, options in rows:
-        kept = found.setdefault(game, [])
-        if len(kept) < MOST_OFFERED:
-            kept.append({"name": name, "options": json.loads(options)})
+        found.setdefault(game, []).append({"name": name, "options": json.loads(options)})
     return found
 
 

@@ -283,3 +283,11 @@ def test_the_players_page_counts_each_typed_game_as_a_game_of_its_own(app, clien
     best = re.search(r'<th scope="row">♥ Hearts</th>(?:\s*<td>[^<]*</td>){3}\s*<td>([^<]+)</td>', page).group(1)
     assert best == "52"  # the lowest total is the best where the lowest wins
     assert "<strong>Wingspan</strong>" in page  # its recent tables by their names
+
+
+def test_the_start_form_offers_each_games_twelve_latest_sheets(client):
+    for number in range(14):
+        create(client, "score-pad", ("Ana", "Bruno"), {"title": f"Game {number:02}"})
+    home = client.get("/").get_data(as_text=True)
+    offered = re.findall(r'href="/\?preset=score-pad/Game\+(\d+)"', home)
+    assert sorted(offered) == [f"{number:02}" for number in range(2, 14)]

@@ -106,11 +106,11 @@ def check_categories(value: Any) -> list[str] | None:
             N_("A sheet has 1 to %(most)s categories, or none (one score per round).", most=MOST_CATEGORIES),
         )
     names = [typed_text(name, CATEGORY_LENGTH, CATEGORIES_SHAPE, CATEGORY_SENTENCES) for name in value]
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     for name in names:
         if look_of_name(name) in seen:
             raise RuleError("duplicate_category", N_("Two categories are called %(name)s: give them different names.", name=name))
-        seen[look_of_name(name)] = name
+        seen.add(look_of_name(name))
     return names
 
 

@@ -46,6 +46,7 @@ GAMES = {
     "lobo": ["Ana", "Bruno", "Caio", "Dora"],
     "twenty-one": ["Ana", "Bruno", "Caio", "Dora"],
     "qwixx": ["Ana", "Bruno", "Caio", "Dora"],
+    "score-pad": ["Ana", "Bruno", "Caio", "Dora"],
 }
 TARGET_BYTES = 60 * 1024
 

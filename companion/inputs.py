@@ -1,5 +1,6 @@
 """What the companion reads from a request, parsed in one place: whole numbers with bounds
-(typed in a form or sent as JSON), JSON bodies, and the names it stores.
+(typed in a form or sent as JSON) and JSON bodies. What a typed name may hold is the
+games' (games/names.py), which the score pad's titles and categories share.
 
 Pure Python (no Flask, no database), so the games' form readers use it too. A refusal is
 an InputError carrying a sentence; the web layer answers it like any other refusal.
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 import json
 import math
-import unicodedata
 from typing import Any
 
 from .games.errors import MalformedAction
+from .games.names import is_valid_unicode
 from .games.text import N_, Text, shown
 
 # No count, score, seat or version at a table comes near this; a bigger number is a slip
@@ -20,15 +21,6 @@ from .games.text import N_, Text, shown
 # (Babel cannot format ~10^26) and out of Python's int-from-text limit (4,300 digits).
 NUMBER_LIMIT = 10**9
 _LONGEST_NUMBER = len(str(NUMBER_LIMIT))
-
-# Invisible characters that set the direction of the text around them (bidi embeddings,
-# overrides and isolates, and the marks): in a name they would turn the sentences it
-# stands in around.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-# Characters that show nothing though Unicode classes them as letters or symbols: the
-# Hangul fillers and the blank Braille pattern.
-_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
 
 class InputError(MalformedAction):
     """A request the companion cannot read: 400, a stable code, a sentence (a refusal
@@ -173,69 +165,3 @@ def _check_texts(value: Any) -> None:
             pending.extend(item)
         elif isinstance(item, str) and not is_valid_unicode(item):
             raise InputError("invalid_text", NOT_UNICODE)
-
-
-def is_valid_unicode(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate
-        return False
-    return True
-
-
-# --- names --------------------------------------------------------------------------------
-def name_problem(name: str) -> Text | None:
-    """Why `name` cannot be a player's name (None if it can): it must be valid Unicode
-    with no sign of broken text, hold no control character, and show at least one
-    letter, digit, mark of punctuation or symbol (a name of spaces, zero-width characters
-    or fillers alone is invisible)."""
-    if not is_valid_unicode(name) or any(_is_broken(char) for char in name):
-        return N_("A name must be made of real characters: this one holds broken text.")
-    if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS for char in name):
-        return N_("A name cannot hold control characters (line breaks, tabs, direction marks).")
-    if not any(unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS for char in name):
-        return N_("A name must show at least one letter, digit or symbol.")
-    return None
-
-
-def _is_broken(char: str) -> bool:
-    """U+FFFD, what undecodable bytes become, or a noncharacter (U+FDD0..U+FDEF and the last
-    two code points of every plane), which no text is meant to carry (U+FFFF is not even
-    allowed in XML, and the results picture is XML)."""
-    code = ord(char)
-    return code == 0xFFFD or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
-
-
-def look_of_name(name: str) -> str:
-    """What a name looks like, for telling the players of one table apart: its case, its
-    compatibility forms ("ﬀ", "ff") and its invisible characters (a zero-width space, a
-    soft hyphen, a joiner, a Hangul filler, a variation selector) aside, so "Ana" and "Ana"
-    with a zero-width space are one name. The emoji tags that tell one flag from another stay."""
-    # Unicode's compatibility caseless match (its definition D146, step by step)
-    folded = unicodedata.normalize("NFD", name.strip()).casefold()
-    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", folded).casefold())
-    kept = []
-    in_flag = False  # within a tag sequence that follows a black flag
-    for char in folded:
-        in_flag = char == _FLAG or (in_flag and char in _EMOJI_TAGS)
-        if in_flag or (unicodedata.category(char) != "Cf" and char not in _BLANKS and char not in _SELECTORS):
-            kept.append(char)
-    return "".join(kept)
-
-
-# Invisible, but after a black flag they make the flags of England, Scotland and Wales
-# different flags; after anything else they are invisible like any format character.
-_FLAG = "\U0001F3F4"
-_EMOJI_TAGS = frozenset(map(chr, range(0xE0000, 0xE0080)))
-# Marks that draw nothing of their own (Unicode's default-ignorable nonspacing marks): the
-# variation selectors (one picks an emoji's or a letter's look, "❤" or "❤️"), the
-# combining grapheme joiner and Mongolian's free variation selectors.
-_SELECTORS = frozenset(
-    [*map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0)), "\u034f", "\u180b", "\u180c", "\u180d", "\u180f"]
-)
-
-
-def clean_name(name: str) -> str:
-    """A name as it is stored: trimmed, in one Unicode form (NFC), so "é" typed two ways is
-    one name."""
-    return unicodedata.normalize("NFC", name.strip()) if is_valid_unicode(name) else name.strip()

@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from companion.web.app import create_app
 from companion.games import GAMES
-from companion.inputs import NUMBER_LIMIT, clean_name, name_problem
+from companion.games.names import clean_name, name_problem
+from companion.inputs import NUMBER_LIMIT
 from played import act, create, csrf_of, host_phone
 
 FUZZ = settings(settings.get_profile("app"))  # as many examples as the tier plays (conftest.py)

@@ -27,6 +27,11 @@ class Corrections:
         "Redoing “%(name)s %(line)s” would now change another player's score otherwise than when it was first"
         " entered: redo it on its own if that is right, or leave it out."
     )
+    # Whether another phone (the host's) may redo an undone action whose secret it may not
+    # read (redact_action): so where redoing it tells nothing of the secret, which goes in
+    # unseen (the score pad's hidden points); not in Lobo, whose rules may refuse a recorded
+    # colour by naming it. Otherwise only its seat redoes it.
+    secret_redone_unseen: bool = False
     # The refusal of an action the host enters for `name` while it is not theirs to make
     # (the rules' own sentence says "not you" to the seat), with `turn` the current seat.
     host_out_of_turn: Text = N_("It is %(turn)s's turn, not %(name)s's.")

@@ -26,6 +26,33 @@ class Presentation:
     must_act_words: Text = N_("Your turn")
     sound_switch: Text = N_("A sound when it is my turn")
 
+    # The x-axis of the results' chart: what a point of it is (see charted).
+    chart_axis: Text = N_("the game, action by action")
+
+    def table_title(self, options: dict[str, Any]) -> Text | str:
+        """What a table of this game with these `options` is called wherever the companion
+        names it (its pages' headings, the lists of tables, results, exports, BG Stats,
+        the players' pages, the TV): the game's title, translated; the score pad's is the
+        name the host typed, shown as typed in every language."""
+        return self.title
+
+    def highest_wins(self, options: dict[str, Any]) -> bool:
+        """Whether the highest score wins at a table with these `options` (BG Stats is told
+        so): the score pad's host may choose the lowest (Hearts, golf)."""
+        return True
+
+    def preset_name(self, options: dict[str, Any]) -> str | None:
+        """The name under which the `options` a host started a table with are saved, to be
+        offered on the start form next time (service.offered_presets), or None to save nothing:
+        the score pad's sheet, by its game's name. Options alike for every table (a
+        checkbox or two) are not worth saving."""
+        return None
+
+    def charted(self, after: dict[str, Any], seat: int, action: dict[str, Any]) -> bool:
+        """Whether the results' chart takes a point once `action` by `seat` made `after`:
+        after every action by default; the score pad's, after each round (chart_axis)."""
+        return True
+
     def public_state(self, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         """The `state` part of the API's table state, as `viewer` (a seat or None) may see it."""
         raise NotImplementedError

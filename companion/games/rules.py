@@ -30,6 +30,9 @@ class Option:
     # Entries per seat (Twenty One's sheets): the start form keys them by name slot, and
     # the shell turns slots into seats, skipping the slots left empty.
     per_seat: bool = False
+    # Text typed on the start form (the score pad's game and categories), read as typed:
+    # otherwise a field holding a whole number arrives as one, and "007" as 7.
+    typed: bool = False
 
     @property
     def is_flag(self) -> bool:
@@ -58,6 +61,9 @@ class Rules:
     # Whether players take turns in seating order (the active player of Twenty One and
     # Qwixx included): then a rematch says who starts it. Lobo has no turns.
     has_turns: bool = True
+    # Types of action only the host enters, undoes or redoes: they end everyone's game (the
+    # score pad's end), which no player's phone decides alone.
+    host_only_actions: tuple[str, ...] = ()
 
     def effective_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
         raw = raw or {}
@@ -114,6 +120,12 @@ class Rules:
         """The types of a new action's fields, or MalformedAction (400): a malformed action
         is malformed whenever it comes, so this is checked before any rule of the moment (a
         turn, a step, the game's end). Names and bounds are the rules' (422)."""
+
+    def as_logged(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """`action` by `seat`, accepted on `state`, as the log keeps it: with what a reader
+        of the log needs to know of the moment it was entered (the score pad's round, which
+        says until when its points stay hidden). By default as it was sent."""
+        return action
 
     def reapply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
         """An action from the log by `seat` on a copy of `state`: the rules alone. Its fields

@@ -14,6 +14,8 @@ from typing import Any
 
 from . import service, store
 from .store import StorageFailure
+from ..games import GAMES
+from ..games.text import Text
 
 RECENT_TABLES = 50
 PLAYER_RECENT_TABLES = 10
@@ -40,13 +42,16 @@ def recent_tables(db, limit: int = RECENT_TABLES, today_only: bool = False, skip
     """Tables in progress, then finished ones (with their winners), latest first, from the
     `skipped`-th on (the older pages of /tables). With `today_only` (the home page): the
     tables in play and today's finished ones, none that its host closed, so an evening's
-    tables do not pile up."""
+    tables do not pile up. Each table with its `title` (table_title)."""
     save_missing_results(db)
     since = None
     if today_only:
         midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
         since = midnight.astimezone(timezone.utc).isoformat(timespec="seconds")  # as store.now() writes
-    return db.list_tables(limit, since, skipped)
+    tables = db.list_tables(limit, since, skipped)
+    for entry in tables:
+        entry["title"] = table_title(entry["game"], entry.pop("options"))
+    return tables
 
 
 def game_night(db, table_id: str) -> dict[str, Any] | None:
@@ -79,22 +84,39 @@ def player(db, name: str) -> dict[str, Any] | None:
     seated = db.seated_names(key)
     if not seated:
         return None
-    by_game: dict[str, dict[str, Any]] = {}
+    by_game: dict[tuple[str, str], dict[str, Any]] = {}
     for result in finished:
-        stats = by_game.setdefault(result["game"], {"game": result["game"], "played": 0, "wins": 0, "total": 0, "best": None})
+        title = table_title(result["game"], result["options"])
+        # a game by its title: the score pad's Azul and Wingspan are two games, "Azul" and "azul" one
+        stats = by_game.setdefault(
+            (result["game"], str(title).casefold()),
+            {"game": result["game"], "title": title, "played": 0, "wins": 0, "total": 0, "best": None},
+        )
         stats["played"] += 1
         stats["wins"] += result["place"] == 1
         stats["total"] += result["score"]
-        stats["best"] = result["score"] if stats["best"] is None else max(stats["best"], result["score"])
-    games = sorted(by_game.values(), key=lambda stats: (-stats["played"], stats["game"]))
+        game = GAMES.get(result["game"])
+        better = max if game is None or game.highest_wins(result["options"]) else min
+        stats["best"] = result["score"] if stats["best"] is None else better(stats["best"], result["score"])
+    games = sorted(by_game.values(), key=lambda stats: (-stats["played"], str(stats["title"]).casefold()))
     for stats in games:
         stats["average"] = stats.pop("total") / stats["played"]
     results = {result["id"]: result for result in finished}
-    recent = [{**seat, "result": results.get(seat["id"])} for seat in seated[:PLAYER_RECENT_TABLES]]
+    recent = [
+        {**seat, "title": table_title(seat["game"], seat["options"]), "result": results.get(seat["id"])}
+        for seat in seated[:PLAYER_RECENT_TABLES]
+    ]
     return {
         "name": seated[0]["name"], "games": games, "tables": len(seated), "recent": recent,
         **_game_nights(db, key),
     }
+
+
+def table_title(slug: str, options: dict[str, Any]) -> Text | str:
+    """What a table of the game `slug` with `options` is called (Game.table_title); a game
+    no longer installed, by its slug."""
+    game = GAMES.get(slug)
+    return slug if game is None else game.table_title(options)
 
 
 def _game_nights(db, key: str) -> dict[str, int]:

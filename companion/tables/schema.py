@@ -197,6 +197,18 @@ MIGRATIONS: list[Step] = [
     UPDATE game_tables SET rematch_id = NULL, rematch_host_sealed = NULL, version = version + 1, moved_by_page = NULL
         WHERE rematch_id IN (SELECT id FROM game_tables WHERE status = 'abandoned');
     """),
+    # Option sets a host saved by name (the score pad's sheets), offered on the start form by
+    # game, the latest first (Store.save_preset).
+    Step("""
+    CREATE TABLE option_presets (
+        game TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        options TEXT NOT NULL,
+        used_at TEXT NOT NULL,
+        PRIMARY KEY (game, name_key)
+    );
+    """),
 ]
 
 # A PostgreSQL database's schema version 1 was steps 1 to 7 at once.

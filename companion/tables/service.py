@@ -30,7 +30,7 @@ from .store import StorageFailure
 from ..games import GAMES, Game
 from ..games.errors import RuleError
 from ..games.text import N_, NP_, Text, shown
-from ..inputs import clean_name, look_of_name, name_problem
+from ..games.names import clean_name, look_of_name, name_problem
 
 NAME_MAX_LENGTH = 24
 TABLE_ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud at a table
@@ -216,7 +216,32 @@ def create_table(db, slug: Any, players: Any, options: Any) -> Created:
         # Checked here, not only in the engine: an empty list or "" would pass for "no options".
         raise ServiceError(400, "malformed_request", N_("Options must be a JSON object."))
     with writing(db):
-        return insert_table(db, game, names, options)
+        created = insert_table(db, game, names, options)
+        preset = game.preset_name(created.table.row["options"])
+        if preset is not None:  # offered on the start form next time (the score pad's sheet)
+            db.save_preset(game.slug, preset, created.table.row["options"])
+        return created
+
+
+# The start form offers each game's latest saved option sets: a shelf, not an archive.
+PRESETS_OFFERED = 12
+
+
+def offered_presets(db) -> dict[str, list[dict[str, Any]]]:
+    """By game, the option sets its tables were started with under a name (Game.preset_name:
+    the score pad's sheets, by their game's name), the latest first."""
+    return db.offered_presets(PRESETS_OFFERED)
+
+
+def preset(db, slug: str, name: str) -> dict[str, Any] | None:
+    """The option set saved for the game `slug` under `name`, if any."""
+    return db.find_preset(slug, name)
+
+
+def forget_preset(db, slug: str, name: str) -> None:
+    """The host no longer wants the set offered (it stays on the tables started with it)."""
+    with writing(db):
+        db.forget_preset(slug, name)
 
 
 def insert_table(db, game: Game, names: list[str], options: dict[str, Any] | None) -> Created:
@@ -490,6 +515,7 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
     with writing(db, table_id):
         table = load(db, table_id)
         refuse_closed(table)
+        refuse_host_only(table, viewer, action)
         seat = _acting_seat(table, viewer, named_seat, action)
         _check_tap_is_current(db, table, viewer, seat, action, expected_version)
         # a host playing their own seat on their own phone is a player like the others
@@ -504,12 +530,22 @@ def act(db, table_id: str, viewer: Viewer, action: Any, expected_version: Any = 
                 raise ServiceError(error.status, error.code, reason) from None
             raise ServiceError.from_rule(error) from None
         version = table.version + 1
-        db.append_event(table_id, version, seat, entered_by_host, action)
+        db.append_event(table_id, version, seat, entered_by_host, table.game.as_logged(table.state, seat, action))
         outcome = table.game.describe_outcome(table.state, state, seat, action)
         save(db, table, state, version, viewer)
     db.snapshots.put((table_id, table.version), table.state)  # committed: the phones' next refresh
     db.outcomes.put((table_id, version), (outcome,))  # its log line, for the same refresh
     return table
+
+
+HOST_ONLY = N_("Only the host can do that: it ends the game for everyone.")
+
+
+def refuse_host_only(table: Table, viewer: Viewer, action: Any) -> None:
+    """An action only the host enters, undoes or redoes (Game.host_only_actions), asked by
+    a player's phone or token."""
+    if not viewer.host and isinstance(action, dict) and action.get("type") in table.game.host_only_actions:
+        raise ServiceError(403, "host_only", HOST_ONLY)
 
 
 def refuse_closed(table: Table) -> None:
@@ -573,13 +609,14 @@ def is_closed(table: Table) -> bool:
 
 def score_series(db, table: Table) -> list[list[int]]:
     """Per seat, the score before the first action and after each action still in effect
-    (the results page's chart)."""
+    that the game charts (Game.charted: the score pad's rounds), for the results' chart."""
     game = table.game
     state = copy.deepcopy(game.setup(table.names, table.row["options"], table.row["deal"]))
     series = [[score] for score in game.scores(state)]
     for _seq, seat, action in db.moves(table.id):
         game.step(state, seat, action)  # accepted once, so accepted again
-        for points, score in zip(series, game.scores(state)):
-            points.append(score)
+        if game.charted(state, seat, action):
+            for points, score in zip(series, game.scores(state)):
+                points.append(score)
     return series
 

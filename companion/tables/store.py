@@ -496,6 +496,7 @@ class Store:
             {
                 "id": id_,
                 "game": game,
+                "options": json.loads(options),
                 "status": status,
                 "current_seat": current_seat,
                 "created_at": created_at,
@@ -504,8 +505,8 @@ class Store:
                 "players": [],
                 "winners": [],
             }
-            for id_, game, status, current_seat, created_at, updated_at, finished_at in self.execute(
-                "SELECT t.id, t.game, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at"
+            for id_, game, options, status, current_seat, created_at, updated_at, finished_at in self.execute(
+                "SELECT t.id, t.game, t.options, t.status, t.current_seat, t.created_at, t.updated_at, t.finished_at"
                 " FROM game_tables t" + where + " ORDER BY t.status != 'playing', t.updated_at DESC, t.id LIMIT ? OFFSET ?",
                 ([] if finished_since is None else [finished_since]) + [limit, skipped],
             )
@@ -626,7 +627,7 @@ class Store:
     def player_results(self, key: str) -> list[dict[str, Any]]:
         """Every finished table the player `key` (name_key) sat at, latest first."""
         rows = self.execute(
-            "SELECT t.id, t.game, t.created_at, t.finished_at, s.name, r.score, r.place,"
+            "SELECT t.id, t.game, t.options, t.created_at, t.finished_at, s.name, r.score, r.place,"
             " (SELECT count(*) FROM seats WHERE table_id = t.id)"
             " FROM results r JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'"
             " JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
@@ -637,6 +638,7 @@ class Store:
             {
                 "id": id_,
                 "game": game,
+                "options": json.loads(options),
                 "created_at": created_at,
                 "finished_at": finished_at,
                 "name": name,
@@ -644,19 +646,55 @@ class Store:
                 "place": place,
                 "players": players,
             }
-            for id_, game, created_at, finished_at, name, score, place, players in rows
+            for id_, game, options, created_at, finished_at, name, score, place, players in rows
         ]
 
     def seated_names(self, key: str | None = None) -> list[dict[str, Any]]:
         """Every seat of every table, or only the seats of the player `key` (name_key): who sat
         where, with the table's game, status and date, latest first."""
         rows = self.execute(
-            "SELECT s.name, s.name_key, s.seat, t.id, t.game, t.status, t.updated_at FROM seats s JOIN game_tables t ON t.id = s.table_id"
+            "SELECT s.name, s.name_key, s.seat, t.id, t.game, t.options, t.status, t.updated_at FROM seats s JOIN game_tables t ON t.id = s.table_id"
             + ("" if key is None else " WHERE s.name_key = ?")
             + " ORDER BY t.updated_at DESC, t.id",
             [] if key is None else [key],
         )
         return [
-            {"name": name, "name_key": key_, "seat": seat, "id": id_, "game": game, "status": status, "updated_at": updated_at}
-            for name, key_, seat, id_, game, status, updated_at in rows
+            {"name": name, "name_key": key_, "seat": seat, "id": id_, "game": game, "options": json.loads(options), "status": status, "updated_at": updated_at}
+            for name, key_, seat, id_, game, options, status, updated_at in rows
         ]
+
+    # --- saved option sets: the start form offers them by game (Game.preset_name) ------------
+    def save_preset(self, game: str, name: str, options: dict[str, Any]) -> None:
+        """Keep `options` for `game` under `name` (one set per name, whatever its case), or
+        replace the set kept under it: the latest is offered first. Inside the caller's write."""
+        self.execute(
+            "INSERT INTO option_presets (game, name_key, name, options, used_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game, name_key) DO UPDATE SET name = excluded.name, options = excluded.options, used_at = excluded.used_at",
+            # to the microsecond: sets saved within one second (a script's tables) keep their order
+            [game, name_key(name), name, json.dumps(options), datetime.now(timezone.utc).isoformat()],
+        )
+
+    def offered_presets(self, most: int) -> dict[str, list[dict[str, Any]]]:
+        """By game, its saved sets, latest first (at most `most` each): name and options. Only
+        those are read, however many a year of tables saved (every home page asks)."""
+        found: dict[str, list[dict[str, Any]]] = {}
+        rows = self.execute(
+            "SELECT game, name, options FROM (SELECT game, name, options, used_at, name_key,"
+            " row_number() OVER (PARTITION BY game ORDER BY used_at DESC, name_key) AS latest FROM option_presets) AS ranked"
+            " WHERE latest <= ? ORDER BY game, used_at DESC, name_key",
+            [most],
+        )
+        for game, name, options in rows:
+            found.setdefault(game, []).append({"name": name, "options": json.loads(options)})
+        return found
+
+    def find_preset(self, game: str, name: str) -> dict[str, Any] | None:
+        """The options kept for `game` under `name`, if any."""
+        row = self.execute(
+            "SELECT options FROM option_presets WHERE game = ? AND name_key = ?", [game, name_key(name)]
+        ).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def forget_preset(self, game: str, name: str) -> bool:
+        """Stop offering the set kept for `game` under `name`; whether there was one."""
+        return self.execute("DELETE FROM option_presets WHERE game = ? AND name_key = ?", [game, name_key(name)]).rowcount > 0

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 from . import corrections
 from .service import (
     STALE_CORRECTION, STALE_SKIP, ServiceError, Table, Viewer, check_expected_version, is_closed, load, refuse_after_rematch,
-    refuse_closed, replay, save, tried_once_more, writing,
+    refuse_closed, refuse_host_only, replay, save, tried_once_more, writing,
 )
 from ..games import Game
 from ..games.errors import RuleError
@@ -50,6 +50,8 @@ def undo(db, table_id: str, viewer: Viewer, expected_version: Any = None, from_s
                 "not_your_action",
                 N_("Only %(name)s or the host can undo the last action.", name=table.names[last["seat"]]),
             )
+        if not viewer.host and table.game.host_only_actions:
+            refuse_host_only(table, viewer, db.event(table_id, last["seq"])["action"])
         version = table.version + 1
         # a player's undo of their own last action takes it back (a host playing that seat
         # too); anything else is the host going back (corrections.redoable)
@@ -69,8 +71,9 @@ class Redone:
 
 def _holds_a_secret_from(table: Table, viewer: Viewer, event: dict[str, Any]) -> bool:
     """Whether the undone `event` holds a secret of its seat's that `viewer` may not read
-    (Lobo's recorded colour), so only its seat redoes it (or the host who entered it)."""
-    if viewer.seat == event["seat"] or event["by_host"]:
+    (Lobo's recorded colour), so only its seat redoes it (or the host who entered it);
+    never in a game whose redo enters a secret unseen (Game.secret_redone_unseen)."""
+    if viewer.seat == event["seat"] or event["by_host"] or table.game.secret_redone_unseen:
         return False
     return table.game.redact_action(table.state, event["seat"], event["action"], viewer.seat) != event["action"]
 
@@ -84,6 +87,7 @@ def _line_for(table: Table, viewer: Viewer, event: dict[str, Any]) -> Text:
 
 def _redone_state(table: Table, viewer: Viewer, event: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     """The state with `event` entered again as `action` (Game.redone)."""
+    refuse_host_only(table, viewer, action)
     if not viewer.host and viewer.seat != event["seat"]:
         raise ServiceError(
             403, "not_your_action", N_("Only %(name)s or the host can redo %(name)s's action.", name=table.names[event["seat"]])
@@ -203,7 +207,8 @@ def redo(db, table_id: str, viewer: Viewer, expected_version: Any = None, everyt
                 stopped = None if refused.code == "not_your_action" else refused
                 break
             version = table.version + 1
-            db.append_event(table_id, version, event["seat"], event["by_host"], action, redo_of=event["seq"])
+            logged = table.game.as_logged(table.state, event["seat"], action)
+            db.append_event(table_id, version, event["seat"], event["by_host"], logged, redo_of=event["seq"])
             save(db, table, state, version, viewer)
             count += 1
             if not everything:
@@ -236,7 +241,15 @@ def can_undo(db, table: Table, viewer: Viewer) -> bool:
     if table.row.get("rematch_id") is not None or is_closed(table):
         return False
     last = db.last_event_in_effect(table.id)
-    return last is not None and (viewer.host or (viewer.seat is not None and viewer.seat == last["seat"]))
+    if last is None:
+        return False
+    if viewer.host:
+        return True
+    if viewer.seat is None or viewer.seat != last["seat"]:
+        return False
+    # an action only the host takes back is logged under a seat all the same (the score pad's end)
+    host_only = table.game.host_only_actions
+    return not host_only or db.event(table.id, last["seq"])["action"].get("type") not in host_only
 
 
 def redo_offer(db, table: Table, viewer: Viewer) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from ..tables.store import StorageFailure
 from ..games import GAMES
 from ..games.text import N_, Text
 from .i18n import render
-from . import api, fragments, game_files, pages, players, results, rules, screen
+from . import api, forms, fragments, game_files, pages, players, results, rules, screen
 from . import session as phone
 from .links import UNTRUSTED_HOST
 
@@ -33,6 +33,7 @@ def install(app) -> None:
     # a global, not a context variable: macros.html (the forms' macro) is imported
     # without the page's context, so Jinja builds it once instead of on every render
     app.jinja_env.globals["csrf_token"] = phone.csrf_token
+    app.jinja_env.filters["form_key"] = forms.form_key
     app.context_processor(template_helpers)
     fragments.install(app)
     app.register_error_handler(HTTPException, http_error)

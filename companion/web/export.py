@@ -64,13 +64,17 @@ def play_minutes(created_at: str, finished_at: str) -> int:
 
 def bgstats_play(game: Game, view: dict[str, Any], created_at: str, finished_at: str) -> dict[str, Any]:
     """The play in BG Stats' import format: the game (by BoardGameGeek id where it has one,
-    by name otherwise), date, duration, and each player's score, rank and winner flag, the
-    first seat being the start player."""
+    by name otherwise, the table's own: Game.table_title), whether the highest score wins,
+    date, duration, and each player's score, rank and winner flag, the first seat being the
+    start player."""
+    title = game.table_title(view["options"])
     game_entry: dict[str, Any] = {
-        "name": str(game.title),  # the English name: BG Stats matches games by name
-        "highestWins": True,
+        # the English name (BG Stats matches games by name), or the score pad's as typed
+        "name": str(title),
+        "highestWins": game.highest_wins(view["options"]),
         "noPoints": False,
-        "sourceGameId": game.slug,
+        # a game of its own for each title the host typed (the score pad's Azul, Wingspan)
+        "sourceGameId": game.slug if title == game.title else f"{game.slug}:{service.player_key(str(title))}",
     }
     if game.bgg_id is not None:
         game_entry["bggId"] = game.bgg_id

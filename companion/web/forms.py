@@ -12,11 +12,18 @@ own sentence; a blank field is left out. When a name comes several times the las
 counts (a hidden "false" before a checkbox of the same name), except for names ending in
 `[]`, which collect every value. A row of a list whose fields are all blank or unticked is
 an unused row and left out. What the button's JSON says already is never overwritten.
+
+A key that players named (the score pad's categories: any text, a "." or digits alone
+included) is written as it is named, percent-encoded after a "=" (the template filter
+form_key), and is never a row's number:
+
+    action.points.=coins%2Ebank = 3  ->  {"points": {"coins.bank": 3}}
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote, unquote
 
 from werkzeug.datastructures import MultiDict
 
@@ -25,6 +32,20 @@ from .. import inputs
 PREFIX = "action."
 MOST_FIELDS = 200  # far more than any page has: a request with more is not one of ours
 LONGEST_PATH = 4
+NAMED = "="  # before a key written as it is named (form_key)
+
+
+class NamedKey(str):
+    """A key as players named it (form_key): never read as a row's number."""
+
+
+def form_key(key: str) -> str:
+    """`key` as one part of a field's name, whatever it holds (a template filter)."""
+    return NAMED + quote(key, safe="").replace(".", "%2E")  # quote leaves "." as it is
+
+
+def _key(part: str) -> str:
+    return NamedKey(unquote(part[len(NAMED):])) if part.startswith(NAMED) else part
 
 
 def action_from_form(action: dict[str, Any], form: MultiDict) -> dict[str, Any]:
@@ -32,7 +53,7 @@ def action_from_form(action: dict[str, Any], form: MultiDict) -> dict[str, Any]:
     names = [name for name in form if name.startswith(PREFIX)][:MOST_FIELDS]
     for name in names:
         collect = name.endswith("[]")
-        path = name[len(PREFIX) : -2 if collect else None].split(".")
+        path = [_key(part) for part in name[len(PREFIX) : -2 if collect else None].split(".")]
         if len(path) > LONGEST_PATH or not all(path):
             continue
         values = [typed(value) for value in form.getlist(name)]
@@ -65,8 +86,9 @@ def _rows_as_lists(value: Any) -> Any:
     """{"0": {...}, "1": {...}} -> the rows in order, unused ones left out."""
     if not isinstance(value, dict):
         return value
-    value = {key: _rows_as_lists(inner) for key, inner in value.items()}
-    if value and all(key.isascii() and key.isdigit() and len(key) <= 3 for key in value):
+    named = any(isinstance(key, NamedKey) for key in value)
+    value = {str(key): _rows_as_lists(inner) for key, inner in value.items()}  # read, a named key is text like any other
+    if value and not named and all(key.isascii() and key.isdigit() and len(key) <= 3 for key in value):
         rows = [value[key] for key in sorted(value, key=int)]
         return [row for row in rows if not (isinstance(row, dict) and all(field is False for field in row.values()))]
     return value

@@ -95,7 +95,7 @@ def game_schemas() -> dict[str, Any]:
 
 
 def schema_name(slug: str) -> str:
-    """A slug as a schema's name: "score-pad" -> "ScorePad"."""
+    """A slug as a schema's name: "pig-dice" -> "PigDice"."""
     return "".join(part.capitalize() for part in slug.split("-"))
 
 

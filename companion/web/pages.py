@@ -13,7 +13,7 @@ from . import i18n
 from .database import get_db
 from ..games import GAMES, Game
 from ..games.errors import RuleError
-from ..games.text import N_
+from ..games.text import N_, shown
 from .i18n import render
 from . import forms, push, views
 from .sharing import sharing_the_write
@@ -60,21 +60,29 @@ def choose_language(language: str):
 # --- home: start a table, resume one ---------------------------------------------------
 @bp.get("/")
 def home():
-    return render_home()
+    """The home page; with `preset` ("<slug>/<name>"), a saved option set tapped on the start
+    form: its game chosen, its options filled in, to start as they are or changed (starting
+    saves them again)."""
+    if "preset" not in request.args:
+        return render_home()
+    slug, _, name = request.args["preset"].partition("/")
+    options = service.preset(get_db(), slug, name) if slug in GAMES else None
+    if options is None:
+        return render_home(render(N_("Nothing is saved under %(name)s any more.", name=shown(name))), status=404)
+    return render_home(form={"game": slug}, filled={slug: options})
 
 
-def titled(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    for entry in tables:
-        entry["title"] = render(GAMES[entry["game"]].title) if entry["game"] in GAMES else entry["game"]
-    return tables
-
-
-def render_home(error: str | None = None, form: dict | None = None, status: int = 200):
-    tables = titled(history.recent_tables(get_db(), today_only=True))
+def render_home(error: str | None = None, form: dict | None = None, status: int = 200, filled: dict | None = None):
+    """The home page: the start form (`form`: what was typed, a refused start's or the
+    form a saved option set was tapped on; `filled`: by game, options to show instead of
+    its fields, a saved set's) and the tables in play."""
+    db = get_db()
     return (
         render_template(
             "home.html",
-            tables=tables,
+            tables=history.recent_tables(db, today_only=True),
+            presets=service.offered_presets(db),
+            filled=filled or {},
             error=error,
             form=form or {},
             name_slots=MAX_PLAYERS_ON_FORM,
@@ -90,7 +98,7 @@ def all_tables():
     page = max(1, min(inputs.number_or_none(request.args.get("page")) or 1, MAX_TABLE_PAGE))
     found = history.recent_tables(get_db(), history.RECENT_TABLES + 1, skipped=(page - 1) * history.RECENT_TABLES)
     older = len(found) > history.RECENT_TABLES  # one more than a page: there is an older page
-    return render_template("tables.html", tables=titled(found[: history.RECENT_TABLES]), page=page, older=older)
+    return render_template("tables.html", tables=found[: history.RECENT_TABLES], page=page, older=older)
 
 
 MAX_TABLE_PAGE = 100_000  # far beyond any companion's tables; keeps the database's OFFSET small
@@ -98,6 +106,8 @@ MAX_TABLE_PAGE = 100_000  # far beyond any companion's tables; keeps the databas
 
 @bp.post("/tables")
 def create_table():
+    if "forget_preset" in request.form:
+        return forget_preset()
     slug = request.form.get("game", "")
     slots = request.form.getlist("player")
     filled = [slot for slot, name in enumerate(slots) if name.strip()]
@@ -132,6 +142,15 @@ def read_host_seat(filled: list[int]) -> int | None:
     return filled.index(slot)
 
 
+def forget_preset():
+    """A saved option set the host no longer wants offered (its own small form on the start
+    form, "<slug>/<name>"): gone, and the start form again."""
+    slug, _, name = request.form["forget_preset"].partition("/")
+    if slug in GAMES:
+        service.forget_preset(get_db(), slug, name)
+    return redirect(url_for("pages.home"), 303)
+
+
 def read_options(game: Game | None, filled: list[int], slot_count: int) -> dict[str, Any]:
     """The start form's options for `game`: checkboxes, and maps typed or chosen field by
     field (see form_option_map)."""
@@ -140,7 +159,7 @@ def read_options(game: Game | None, filled: list[int], slot_count: int) -> dict[
         if option.is_flag:
             options[option.name] = request.form.get(f"{game.slug}.{option.name}") == "on"
         else:
-            entries = form_option_map(f"{game.slug}.{option.name}.")
+            entries = form_option_map(f"{game.slug}.{option.name}.", as_typed=option.typed)
             if option.per_seat:
                 entries = slots_to_seats(entries, filled, slot_count)
             if entries:
@@ -165,14 +184,14 @@ def slots_to_seats(entries: dict[str, Any], filled: list[int], slot_count: int) 
     return seated
 
 
-def form_option_map(prefix: str) -> dict[str, Any]:
+def form_option_map(prefix: str, as_typed: bool = False) -> dict[str, Any]:
     """A non-checkbox option from the start form: fields named <slug>.<option>.<key> make
     the map {key: value}; whole numbers arrive as ints, so the game's own validation sees
-    the same types as from the JSON API."""
+    the same types as from the JSON API, unless the option's fields are text `as_typed`."""
     entries: dict[str, Any] = {}
     for field, value in request.form.items():
         if field.startswith(prefix):
-            entries[field[len(prefix):]] = inputs.typed_value(value)
+            entries[field[len(prefix):]] = value if as_typed else inputs.typed_value(value)
     return entries
 
 

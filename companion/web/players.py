@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from ..inputs import clean_name, is_valid_unicode
+from ..games.names import clean_name, is_valid_unicode
 from ..tables import history
 from ..tables.service import NAME_MAX_LENGTH
 from .database import get_db
-from ..games import GAMES
 from ..games.text import N_, shown
-from .i18n import render
 from .results import refuse
 
 bp = Blueprint("players", __name__)
@@ -31,8 +29,4 @@ def player_page(name: str):
     found = None if impossible else history.player(get_db(), name)
     if found is None:
         return refuse(N_("Nobody called %(name)s has played at this companion.", name=shown(name)), 404)
-    return render_template("players.html", player=found, players=None, titles=game_titles())
-
-
-def game_titles() -> dict[str, str]:
-    return {slug: render(game.title) for slug, game in GAMES.items()}
+    return render_template("players.html", player=found, players=None)

@@ -45,7 +45,8 @@ def unknown_table(table_id: str):
 
 def not_over(table: service.Table):
     """A finished table's page, asked of a table still being played: say so, and lead there."""
-    return render_template("not_over.html", table_id=table.id, game=table.game, abandoned=service.is_closed(table)), 409
+    title = render(table.game.table_title(table.row["options"]))
+    return render_template("not_over.html", table_id=table.id, game=table.game, title=title, abandoned=service.is_closed(table)), 409
 
 
 def loaded(table_id: str) -> service.Table | None:
@@ -74,7 +75,7 @@ def results_chart(db, table: service.Table, ink: str = "currentColor"):
     series = service.score_series(db, table)
     final = listing([f"{name} {i18n.whole_number(points[-1])}" for name, points in zip(table.names, series)])
     label = render(N_("Each player's score over the game. At the end: %(scores)s.", scores=final))
-    return chart.score_chart(series, table.names, label, render(N_("the game, action by action")), ink)
+    return chart.score_chart(series, table.names, label, render(table.game.chart_axis), ink)
 
 
 def share_text(view: dict[str, Any], game_title: str, finished: str) -> str:
@@ -92,7 +93,7 @@ def results_image(table_id: str):
     table = finished_table(table_id)
     db = get_db()
     view = views.table_view(table, phone.page_viewer(db, table_id))
-    lines = share_text(view, render(table.game.title), table.row["finished_at"]).split("\n")
+    lines = share_text(view, render(table.game.table_title(table.row["options"])), table.row["finished_at"]).split("\n")
     image = chart.results_card(lines[0], lines[1:], results_chart(db, table, ink="#111111"), len(table.names))
     return Response(image, mimetype="image/svg+xml")
 
@@ -119,7 +120,7 @@ def results_page(table_id: str):
         rematch_of=row["rematch_of"],
         night=history.game_night(db, table_id),
         chart=results_chart(db, table),
-        share=share_text(view, render(table.game.title), row["finished_at"]),
+        share=share_text(view, render(table.game.table_title(row["options"])), row["finished_at"]),
         bgstats_url=export.bgstats_url(play),
     )
 

@@ -14,7 +14,7 @@ import requests
 from companion.games import GAMES
 
 # Realistic long names (the start form allows 24 characters): names of two words, and one
-# single word of 24 letters that cannot wrap.
+# single word of 24 letters that cannot wrap; as many as the game seating the most takes.
 NAMES = (
     "Maria-Madalena Fonseca",
     "Wolfeschlegelsteinhausen",
@@ -23,6 +23,11 @@ NAMES = (
     "Constantin von Habsburg",
     "Evangelina",
     "Friedrich",
+    "Anastasia Papadopoulou",
+    "Jean-Baptiste Lefebvre",
+    "Maximiliane",
+    "Oluwaseun Adeyemi",
+    "Kristóf Szabó-Nagy",
 )
 PHASES = ("late", "finished")
 
@@ -70,3 +75,4 @@ def built(url: str, slug: str, players: int, phase: str) -> ApiTable:
 BUILDERS: dict[str, Callable[[str, int, str], ApiTable]] = {
     slug: functools.partial(lambda slug, url, players, phase: built(url, slug, players, phase), slug) for slug in GAMES
 }
+assert all(len(NAMES) >= game.max_players for game in GAMES.values()), "more players than NAMES"

@@ -419,9 +419,11 @@ class TwentyOne(Game):
     def screen_scenes(self, names: tuple[str, ...]) -> dict[str, Scene]:
         """Late: a seeded game where everyone writes every die that fits, until a sheet is on
         its last row, then a roll half written. Finished: five rounds of all ones; seats 2 and 3
-        cross a field in round 2 (their last row stays short): ties the rules leave shared."""
+        cross a field in round 2 (their last row stays short): ties the rules leave shared.
+        The sheets are chosen (A, B, C… by seat): a table dealt at random would not fit the rolls."""
         players, ones = len(names), {colour: 1 for colour in COLORS}
-        finished = ScenePlay(self, names)
+        pinned = {"sheets": list(LETTERS[:players])}
+        finished = ScenePlay(self, names, pinned)
         round_ = 0
         while not finished.finished:
             round_ += 1
@@ -432,7 +434,7 @@ class TwentyOne(Game):
                     finished.act(seat, {"type": "cross"})
                 else:
                     finished.act(seat, {"type": "enter", "colors": fits})
-        late, rng = ScenePlay(self, names), random.Random(21)
+        late, rng = ScenePlay(self, names, pinned), random.Random(21)
         while True:
             roll = {colour: rng.randint(1, 6) for colour in COLORS}
             last_row = any(sheet["row"] == 4 for sheet in late.state["sheets"])

@@ -120,7 +120,11 @@ def test_game_night_a_rematch_given_up_before_this_version_leaves_the_night_too(
     db = sqlite3.connect(path, isolation_level=None)
     version = db.execute("SELECT version FROM game_tables WHERE id = ?", [first.id]).fetchone()[0]
     db.execute("UPDATE game_tables SET rematch_id = ? WHERE id = ?", [given_up.id, first.id])  # as it was left
-    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    unlinking = next(number for number, step in enumerate(MIGRATIONS) if "rematch_id = NULL" in step.sql)
+    db.execute(f"PRAGMA user_version = {unlinking}")  # the step before it taken, and none after
+    for later in MIGRATIONS[unlinking + 1:]:  # tables of later steps: as a database of before had none
+        for name in re.findall(r"CREATE TABLE (\w+)", later.sql):
+            db.execute(f"DROP TABLE {name}")
     db.close()
     client = create_app({"DATABASE": str(path), "SECRET_KEY": "test", "TESTING": True}).test_client()
     state = client.get(f"/api/tables/{first.id}").get_json()

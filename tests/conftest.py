@@ -14,6 +14,7 @@ from waitress.server import create_server
 
 from companion.web.app import create_app
 from databases import PostgresServer, make_database
+from played import start_options
 from servers import running_companion
 
 
@@ -143,7 +144,8 @@ class LiveServer:
 
     def create(self, players=("Ana", "Bruno", "Caio"), game="pickomino", options=None) -> dict:
         response = requests.post(
-            self.url + "/api/tables", json={"game": game, "players": list(players), "options": options or {}}
+            self.url + "/api/tables",
+            json={"game": game, "players": list(players), "options": start_options(game) if options is None else options},
         )
         response.raise_for_status()
         return response.json()

@@ -8,6 +8,7 @@ import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
 
+from companion.games import GAMES
 from companion.tables.database import connect
 
 # Pickomino, three players taking the grill's tiles 21..36 in turn (each turn's dice set
@@ -42,8 +43,15 @@ def assert_error(response, status: int, code: str) -> None:
     assert isinstance(body["error"], str) and body["error"].strip(), body
 
 
+def start_options(game: str) -> dict:
+    """The options a table of `game` starts with when a test names none: its "start"
+    scene's (a game may need some: the score pad's title)."""
+    return GAMES[game].scenes()["start"].options
+
+
 def create(client, game: str = "pickomino", players=("Ana", "Bruno", "Caio"), options=None) -> Table:
-    response = client.post("/api/tables", json={"game": game, "players": list(players), "options": options or {}})
+    options = start_options(game) if options is None else options
+    response = client.post("/api/tables", json={"game": game, "players": list(players), "options": options})
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
     return Table(body["id"], body["host_token"], [seat["token"] for seat in body["seats"]])

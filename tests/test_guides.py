@@ -14,7 +14,7 @@ from companion.games import GAMES
 from companion.web.i18n import LANGUAGES
 from companion.web.rules import heading_id
 
-from played import play_scene
+from played import play_scene, start_options
 
 HEADING_IDS = re.compile(r'<h[1-6] id="([^"]+)"')
 HREFS = re.compile(r'<a\b[^>]*\bhref="([^"]*)"')
@@ -116,7 +116,8 @@ def test_a_guide_of_a_game_there_is_not_says_so(client):
 @pytest.mark.parametrize("slug", GAMES)
 def test_the_rules_link_of_every_games_table_page_opens_its_guide_in_the_pages_language(client, slug, language):
     game = GAMES[slug]
-    created = client.post("/api/tables", json={"game": slug, "players": [f"P{n}" for n in range(game.min_players)]}).get_json()
+    players = [f"P{n}" for n in range(game.min_players)]
+    created = client.post("/api/tables", json={"game": slug, "players": players, "options": start_options(slug)}).get_json()
     headers = {"Accept-Language": language}
     for page in (f"/t/{created['id']}", f"/t/{created['id']}/screen"):
         assert rules_links(client.get(page, headers=headers).get_data(as_text=True)) == [f"/rules/{slug}"], page

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 
+from companion.games import GAMES
 from companion.tables.database import connect
 from companion.tables.service import seat_token
 
@@ -45,7 +46,8 @@ def test_the_start_form_asks_whether_the_host_plays_beside_each_name(client):
     page = html.unescape(client.get("/").text)
     assert "Playing too? Tap “Me” beside your name: this phone becomes your seat and stays the host." in page
     radios = re.findall(r'<input type="radio" name="host_plays" value="(\d*)"[^>]*>', page)
-    assert radios == [str(slot) for slot in range(7)] + [""]  # one beside each name slot, then "I only keep the score"
+    slots = max(game.max_players for game in GAMES.values())  # the form's name slots
+    assert radios == [str(slot) for slot in range(slots)] + [""]  # one beside each, then "I only keep the score"
     assert re.search(r'name="host_plays" value="" checked', page)  # a host who does not say so only keeps the score
     assert 'aria-label="I play as player 2"' in page
 

@@ -33,6 +33,8 @@ class Option:
     # Text typed on the start form (the score pad's game and categories), read as typed:
     # otherwise a field holding a whole number arrives as one, and "007" as 7.
     typed: bool = False
+    # An option a table cannot start without (the score pad's title): 422 missing_option.
+    required: bool = False
 
     @property
     def is_flag(self) -> bool:
@@ -76,6 +78,12 @@ class Rules:
                 "unknown_option",
                 N_("%(game)s has no option called %(option)s.", game=self.title, option=shown(unknown[0])),
             )
+        for name, option in known.items():
+            if option.required and raw.get(name) is None:
+                raise RuleError(
+                    "missing_option",
+                    N_("%(game)s needs the option %(option)s.", game=self.title, option=name),
+                )
         return {
             name: option.check(raw[name]) if name in raw else copy.deepcopy(option.default)
             for name, option in known.items()

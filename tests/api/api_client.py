@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from played import bearer
+from played import bearer, start_options
 
 FULL_ROLL = [1, 2, 3, 4, 5, "worm", "worm", "worm"]
 
@@ -30,7 +30,8 @@ class Api:
         self.client = client
 
     def create(self, players=("Ana", "Bruno", "Caio"), game="pickomino", options=None) -> Table:
-        response = self.client.post("/api/tables", json={"game": game, "players": list(players), "options": options or {}})
+        options = start_options(game) if options is None else options
+        response = self.client.post("/api/tables", json={"game": game, "players": list(players), "options": options})
         assert response.status_code == 201, response.get_json()
         body = response.get_json()
         return Table(body["id"], body["host_token"], [seat["token"] for seat in body["seats"]], body)

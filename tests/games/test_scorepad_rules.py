@@ -19,8 +19,13 @@ WONDERS = ["Military", "Coins", "Science"]
 refused = refusals_of(GAME)
 
 
+def sheet(raw):
+    """A score pad's options as checked: the title is required, so "Azul" unless `raw` names one."""
+    return GAME.effective_options({"title": "Azul", **raw})
+
+
 def new_game(players=NAMES, **options):
-    return GAME.setup(list(players), GAME.effective_options({"title": "Azul", **options}))
+    return GAME.setup(list(players), sheet(options))
 
 
 def score(points, **more):
@@ -42,7 +47,7 @@ def rounds(state, *points):
 
 def options_refused(raw, code, status=422):
     with pytest.raises(RuleError) as caught:
-        GAME.effective_options(raw)
+        sheet(raw)
     assert (caught.value.code, caught.value.status) == (code, status), str(caught.value)
     return str(caught.value)
 
@@ -61,10 +66,10 @@ def test_score_pad_seats_2_to_12_players():
 
 
 def test_the_title_is_kept_as_typed_trimmed_in_one_unicode_form_in_any_script():
-    assert GAME.effective_options({"title": "  Azul "})["title"] == "Azul"
-    assert GAME.effective_options({"title": "Cafe\u0301"})["title"] == "Caf\u00e9"  # NFC
+    assert sheet({"title": "  Azul "})["title"] == "Azul"
+    assert sheet({"title": "Cafe\u0301"})["title"] == "Caf\u00e9"  # NFC
     for title in ("アズール", "أزول", "🀄 Mahjong", "7 Wonders: Duel", "x" * 60):
-        assert GAME.table_title(GAME.effective_options({"title": title})) == title
+        assert GAME.table_title(sheet({"title": title})) == title
 
 
 def test_the_title_is_1_to_60_characters_of_visible_unicode():
@@ -78,19 +83,21 @@ def test_the_title_is_1_to_60_characters_of_visible_unicode():
 
 
 def test_the_start_form_sends_the_title_which_may_not_be_blank():
-    assert GAME.effective_options({"title": {"text": "007"}})["title"] == "007"  # as typed: not the number 7
+    assert sheet({"title": {"text": "007"}})["title"] == "007"  # as typed: not the number 7
     options_refused({"title": {"text": ""}}, "text_empty")
 
 
-def test_without_a_title_a_table_is_called_as_the_game_is():
-    options = GAME.effective_options({})
-    assert options["title"] is None and GAME.table_title(options) is GAME.title
-    assert GAME.preset_name(options) is None
+def test_a_table_without_a_title_is_refused():
+    for raw in ({}, {"title": None}):
+        with pytest.raises(RuleError) as caught:
+            GAME.effective_options(raw)
+        assert (caught.value.code, caught.value.status) == ("missing_option", 422)
+        assert str(caught.value) == "Score pad needs the option title."
 
 
 def test_categories_are_1_to_20_distinct_names_of_1_to_40_characters():
-    assert GAME.effective_options({"categories": [" Military", "Coins "]})["categories"] == ["Military", "Coins"]
-    assert GAME.effective_options({"categories": None})["categories"] is None
+    assert sheet({"categories": [" Military", "Coins "]})["categories"] == ["Military", "Coins"]
+    assert sheet({"categories": None})["categories"] is None
     options_refused({"categories": []}, "category_count")
     options_refused({"categories": [f"c{n}" for n in range(21)]}, "category_count")
     assert options_refused({"categories": ["Coins", "coins"]}, "duplicate_category") == (
@@ -104,13 +111,13 @@ def test_categories_are_1_to_20_distinct_names_of_1_to_40_characters():
 
 def test_the_start_form_sends_the_categories_one_per_line():
     form = {"categories": {"lines": "Military\r\n\r\nCoins.bank\n7\n"}}
-    assert GAME.effective_options(form)["categories"] == ["Military", "Coins.bank", "7"]
-    assert GAME.effective_options({"categories": {"lines": "\n  \n"}})["categories"] is None
+    assert sheet(form)["categories"] == ["Military", "Coins.bank", "7"]
+    assert sheet({"categories": {"lines": "\n  \n"}})["categories"] is None
 
 
 def test_rounds_are_1_to_100_and_the_target_a_whole_number():
-    assert GAME.effective_options({"rounds": 100, "target": -50})["rounds"] == 100
-    assert GAME.effective_options({"rounds": {"count": ""}, "target": {"points": ""}})["rounds"] is None
+    assert sheet({"rounds": 100, "target": -50})["rounds"] == 100
+    assert sheet({"rounds": {"count": ""}, "target": {"points": ""}})["rounds"] is None
     options_refused({"rounds": 0}, "invalid_rounds")
     options_refused({"rounds": 101}, "invalid_rounds")
     options_refused({"rounds": {"count": "ten"}}, "invalid_rounds")
@@ -120,12 +127,12 @@ def test_rounds_are_1_to_100_and_the_target_a_whole_number():
 
 
 def test_ties_are_shared_by_default_or_the_last_round_or_a_category_of_the_sheet():
-    assert GAME.effective_options({})["tie_break"] == "shared"
-    assert GAME.effective_options({"tie_break": "last_round"})["tie_break"] == "last_round"
+    assert sheet({})["tie_break"] == "shared"
+    assert sheet({"tie_break": "last_round"})["tie_break"] == "last_round"
     # the category as the sheet spells it
-    assert GAME.effective_options({"categories": WONDERS, "tie_break": "coins"})["tie_break"] == "Coins"
-    assert GAME.effective_options({"categories": WONDERS, "tie_break": {"rule": "category", "category": "Coins"}})["tie_break"] == "Coins"
-    assert GAME.effective_options({"tie_break": {"rule": "last_round", "category": ""}})["tie_break"] == "last_round"
+    assert sheet({"categories": WONDERS, "tie_break": "coins"})["tie_break"] == "Coins"
+    assert sheet({"categories": WONDERS, "tie_break": {"rule": "category", "category": "Coins"}})["tie_break"] == "Coins"
+    assert sheet({"tie_break": {"rule": "last_round", "category": ""}})["tie_break"] == "last_round"
     options_refused({"tie_break": "Coins"}, "unknown_tie_break")
     options_refused({"categories": WONDERS, "tie_break": "Wonder"}, "unknown_tie_break")
     options_refused({"categories": WONDERS, "tie_break": {"rule": "category", "category": ""}}, "text_empty")
@@ -369,7 +376,7 @@ def test_the_chart_takes_a_point_per_closed_round():
 
 
 def test_the_sheet_is_saved_under_its_title():
-    assert GAME.preset_name(GAME.effective_options({"title": "Azul"})) == "Azul"
+    assert GAME.preset_name(sheet({"title": "Azul"})) == "Azul"
 
 
 # --- its scenes and its part of the API ------------------------------------------------------------

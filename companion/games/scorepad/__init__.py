@@ -73,13 +73,10 @@ def form_field(value: Any, field: str) -> Any:
 
 
 def check_title(value: Any) -> str | None:
-    """The name typed, which the start form always sends (blank: refused); null is no name,
-    and the table is called as the game is (every suite of the registry starts a table of
-    each game without options)."""
+    """The name typed (required: Option.required refuses a table without it); blank is
+    refused with a sentence."""
     if isinstance(value, dict):  # the start form's field, blank or not
         value = value.get("text", "")
-    if value is None:
-        return None
     return typed_text(value, TITLE_LENGTH, TITLE_SHAPE, TITLE_SENTENCES)
 
 
@@ -226,6 +223,7 @@ class ScorePad(Game):
             N_("The game's name, as you want to read it on every page (1 to 60 characters)."),
             check_title,
             typed=True,
+            required=True,
         ),
         Option(
             "categories",
@@ -566,26 +564,26 @@ class ScorePad(Game):
         return ApiSchemas(
             options_request=obj(
                 {
-                    "title": nullable(title) | {"description": "The game's name as the host types it: visible Unicode, shown as typed. "
-                                                "Without it (null), the table is called as the game is: Score pad."},
+                    "title": title | {"description": "The game's name as the host types it: visible Unicode, shown as typed "
+                                      "(required: 422 missing_option without it)."},
                     "categories": categories | {"description": "Distinct names, or null: one score per round."},
                     "rounds": rounds | {"description": "The game ends when this round closes; null: no number."},
                     "target": nullable({"type": "integer"}) | {"description": "The game ends when the round in which a total reaches it closes."},
                     "lowest_wins": {"type": "boolean"},
                     "tie_break": tie_break,
                 },
-                required=[],
+                required=["title"],
                 additionalProperties=False,
             ),
             options=obj(
                 {
-                    "title": nullable(title), "categories": categories, "rounds": rounds, "target": nullable({"type": "integer"}),
+                    "title": title, "categories": categories, "rounds": rounds, "target": nullable({"type": "integer"}),
                     "lowest_wins": {"type": "boolean"}, "tie_break": tie_break,
                 }
             ),
             state=obj(
                 {
-                    "title": nullable(title),
+                    "title": title,
                     "categories": categories,
                     "round": {"type": "integer", "minimum": 1, "description": "The round in progress (finished: the last one played)."},
                     "rounds_to_play": rounds,

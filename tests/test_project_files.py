@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -24,8 +25,11 @@ def test_no_file_of_the_project_points_outside_it():
     assert not pointing, f"these files point outside the project: {pointing}"
 
 
-def test_the_references_the_readme_points_to_are_in_the_project():
+def test_every_file_the_readme_and_the_docs_link_to_is_in_the_project():
+    for document in [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md")), PROJECT / "bench" / "README.md"]:
+        text = document.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
+            assert (document.parent / target).exists(), f"{document.name} links to {target}, which is not there"
     readme = (PROJECT / "README.md").read_text(encoding="utf-8")
-    for reference in ("docs/rules.md", "docs/api.md"):
+    for reference in ("docs/rules.md", "docs/api.md", "docs/architecture.md", "docs/development.md", "bench/README.md"):
         assert f"({reference})" in readme
-        assert (PROJECT / reference).is_file()

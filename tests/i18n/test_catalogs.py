@@ -23,7 +23,7 @@ from companion.games import GAMES
 from companion.web.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs, compiled_translations
 
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
-# The one extraction command, as the README's Languages section gives it (checked below).
+# The one extraction command, as docs/development.md's Languages section gives it (checked below).
 EXTRACT = (
     "pybabel extract -F babel.cfg -k N_ -k NC_:1c,2 -k NP_:1,2 --add-location=file"
     " --sort-output --no-wrap -o companion/translations/messages.pot ."
@@ -72,7 +72,7 @@ def forms(message) -> tuple[str, ...]:
 
 @pytest.fixture(scope="module")
 def extracted(tmp_path_factory):
-    """The messages of the code as it is now, extracted with the README's command."""
+    """The messages of the code as it is now, extracted with the documented command."""
     target = tmp_path_factory.mktemp("extract") / "messages.pot"
     arguments = shlex.split(EXTRACT)
     arguments[arguments.index("-o") + 1] = str(target)
@@ -86,9 +86,9 @@ def extracted(tmp_path_factory):
         return {key(message): message for message in read_po(pot) if message.id}
 
 
-def test_issue_7_the_readme_gives_the_extraction_command():
-    readme = (PROJECT_ROOT / "README.md").read_text()
-    assert EXTRACT in readme
+def test_issue_7_the_developers_guide_gives_the_extraction_command():
+    guide = (PROJECT_ROOT / "docs" / "development.md").read_text()
+    assert EXTRACT in guide
 
 
 def test_issue_7_the_extraction_finds_the_engines_and_the_templates_messages(extracted):
@@ -102,7 +102,7 @@ def test_issue_7_the_extraction_finds_the_engines_and_the_templates_messages(ext
 def test_issue_7_every_message_of_the_code_is_in_the_catalog(extracted, language):
     present = {key(message) for message in messages(language)}
     missing = sorted(set(extracted) - present, key=str)
-    assert not missing, f"{language}: run the README's update command and translate: {missing}"
+    assert not missing, f"{language}: run docs/development.md's update command and translate: {missing}"
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

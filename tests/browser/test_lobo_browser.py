@@ -11,6 +11,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from .phones import join
+
 COLORS = ("red", "blue", "yellow", "black")
 
 
@@ -28,14 +30,6 @@ def start_lobo(new_phone, server_url: str, names: list[str]) -> dict[str, str]:
         code = host.locator(".join-code").filter(has=host.locator(".join-name", has_text=re.compile(rf"^{name}$")))
         links[name] = code.get_by_role("link").get_attribute("href")
     return links
-
-
-def join(new_phone, link: str, name: str) -> Page:
-    phone = new_phone()
-    phone.goto(link)
-    expect(phone.locator(".who")).to_have_text(f"You are {name}")
-    phone.evaluate("window.notReloaded = true")  # lost if the page reloads
-    return phone
 
 
 def seat_row(phone: Page, seat: int):

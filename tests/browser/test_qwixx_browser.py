@@ -10,17 +10,11 @@ import re
 import requests
 from playwright.sync_api import Page, expect
 
+from .phones import join
+
 PLAYERS = ["Ana", "Bruno", "Caio"]
 # white 3 + 4 = 7; red 6, yellow 2, green 5, blue 1
 ROLL = {"white1": 3, "white2": 4, "red": 6, "yellow": 2, "green": 5, "blue": 1}
-
-
-def join(new_phone, link: str, name: str) -> Page:
-    phone = new_phone()
-    phone.goto(link)
-    expect(phone.locator(".who")).to_have_text(f"You are {name}")
-    phone.evaluate("window.notReloaded = true")  # lost if the page reloads
-    return phone
 
 
 def tap_roll(phone: Page, roll: dict[str, int]) -> None:

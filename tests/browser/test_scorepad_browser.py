@@ -16,15 +16,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from .phones import join
+
 PLAYERS = ["Ana", "Bruno", "Caio"]
-
-
-def join(new_phone, link: str, name: str) -> Page:
-    phone = new_phone()
-    phone.goto(link)
-    expect(phone.locator(".who")).to_have_text(f"You are {name}")
-    phone.evaluate("window.notReloaded = true")  # lost if the page reloads
-    return phone
 
 
 def row(phone: Page, seat: int):

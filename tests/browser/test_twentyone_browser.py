@@ -16,20 +16,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .phones import join
+
 PLAYERS = ["Ana", "Bruno", "Caio"]
 # Row 1 of sheet A: yellow 6, green 5, red 4, white 3, black 2, blue 1
 #              of B: red 6, blue 5, white 4, yellow 3, green 2, black 1
 #              of C: green 6, yellow 5, blue 4, black 3, white 2, red 1
 HIT = re.compile(r"\btw-hit\b")
 FIRST_ROLL = {"white": 3, "black": 1, "red": 6, "blue": 2, "yellow": 5, "green": 4}
-
-
-def join(new_phone, link: str, name: str) -> Page:
-    phone = new_phone()
-    phone.goto(link)
-    expect(phone.locator(".who")).to_have_text(f"You are {name}")
-    phone.evaluate("window.notReloaded = true")  # lost if the page reloads
-    return phone
 
 
 def tap_roll(phone: Page, roll: dict[str, int]) -> None:

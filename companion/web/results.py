@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext
 
-from ..tables import history, rematch, service
+from ..tables import history, night, rematch, service
 from .. import inputs
 from . import i18n
 from .database import get_db
@@ -75,7 +75,9 @@ def results_chart(db, table: service.Table, ink: str = "currentColor"):
     series = service.score_series(db, table)
     final = listing([f"{name} {i18n.whole_number(points[-1])}" for name, points in zip(table.names, series)])
     label = render(N_("Each player's score over the game. At the end: %(scores)s.", scores=final))
-    return chart.score_chart(series, table.names, label, render(table.game.chart_axis), ink)
+    # each person in their colour and dash of the evening, on every table of it
+    styles = night.table_styles(db, table.row["finished_at"], table.names)
+    return chart.score_chart(series, table.names, label, render(table.game.chart_axis), ink, styles)
 
 
 def share_text(view: dict[str, Any], game_title: str, finished: str) -> str:

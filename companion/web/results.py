@@ -121,6 +121,7 @@ def results_page(table_id: str):
         minutes=play["durationMin"],
         rematch_of=row["rematch_of"],
         night=history.game_night(db, table_id),
+        evening=night.evening_of(row["finished_at"]).isoformat(),
         chart=results_chart(db, table),
         share=share_text(view, render(table.game.table_title(row["options"])), row["finished_at"]),
         bgstats_url=export.bgstats_url(play),

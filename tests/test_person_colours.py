@@ -4,6 +4,8 @@ colour never alone (each line has its dash too)."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, strategies as st
 
 from companion.tables.night import COLOURS, person_styles
@@ -57,3 +59,28 @@ def test_a_person_keeps_their_style_when_a_later_table_is_added():
 
 def test_a_lone_table_keeps_the_seat_styles_a_chart_had():
     assert person_styles([["a", "b", "c", "d"]]) == {"a": (0, 0), "b": (1, 1), "c": (2, 2), "d": (3, 3)}
+
+
+def ranking_styles(page: str) -> dict[str, tuple[str, str]]:
+    """Each ranked name with the colour and dashes of the piece of line beside it."""
+    found = re.findall(
+        r'class="rank-name"[^>]*>([^<]+)<svg class="person-style"[^>]*><line [^>]*stroke="([^"]+)" stroke-width="\d+"(?: stroke-dasharray="([^"]+)")?/></svg>',
+        page,
+    )
+    return {name: (colour, dashes) for name, colour, dashes in found}
+
+
+def test_the_table_screen_and_the_results_ranking_show_each_persons_colour_and_dash_of_the_night(app, client):
+    first = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, first)
+    second = scorepad(client, "Azul", ("Dora", "Caio", "Ana"), [[10, 20, 30]])
+    finished_at(app, first, local(27, 20))
+    finished_at(app, second, local(27, 21))
+    lines = chart_styles(client.get(f"/t/{first.id}/results").get_data(as_text=True))
+    screen = ranking_styles(client.get(f"/t/{second.id}/screen").get_data(as_text=True))
+    assert set(screen) == {"Dora", "Caio", "Ana"}
+    assert screen["Ana"] == lines["Ana"] and screen["Caio"] == lines["Caio"]
+    assert ranking_styles(client.get(f"/t/{second.id}/results").get_data(as_text=True)) == screen
+    # while a game is played its phones and screen show no piece of line: no night's style yet
+    playing = create(client, "qwixx", ("Ana", "Bruno"))
+    assert 'class="person-style"' not in client.get(f"/t/{playing.id}/screen").get_data(as_text=True)

@@ -96,6 +96,18 @@ def series_style(style: tuple[int, int]) -> tuple[str, str]:
     return SERIES_COLOURS[colour % len(SERIES_COLOURS)], SERIES_DASHES[dash % len(SERIES_DASHES)]
 
 
+def person_swatch(style: tuple[int, int]) -> Markup:
+    """A piece of a person's line (its colour and dashes), beside their name wherever their
+    chart is not (the ranking on the results page and the table screen, the night's totals):
+    sized by the text around it (app.css, .person-style), hidden from screen readers."""
+    colour, dashes = series_style(style)
+    dashed = f' stroke-dasharray="{dashes}"' if dashes else ""
+    return Markup(
+        f'<svg class="person-style" aria-hidden="true" viewBox="0 0 {LEGEND_SAMPLE} 10" preserveAspectRatio="none">'
+        f'<line x1="0" y1="5" x2="{LEGEND_SAMPLE}" y2="5" stroke="{colour}" stroke-width="6"{dashed}/></svg>'
+    )
+
+
 def _drawn_at(series: list[list[int]], seat: int, step: int, at: float, top: float, bottom: float) -> float:
     """Where `seat`'s line is drawn at `step`, its score being at `at`: there alone, else
     spread with the others level with it, in seat order, around their score, the group kept

@@ -103,7 +103,7 @@ def night_page():
         chart=night_chart(found) if found["people"] else None,
         share=share_text(found),
         winners={table["id"]: winners_words(table) for table in found["tables"]},
-        colours=[chart.series_style(person["style"]) for person in found["people"]],
+        swatches=[chart.person_swatch(person["style"]) for person in found["people"]],
         night_before=(evening - timedelta(days=1)).isoformat(),
     )
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext
+from markupsafe import Markup
 
 from ..tables import history, night, rematch, service
 from .. import inputs
@@ -80,6 +81,15 @@ def results_chart(db, table: service.Table, ink: str = "currentColor"):
     return chart.score_chart(series, table.names, label, render(table.game.chart_axis), ink, styles)
 
 
+def seat_swatches(db, table: service.Table) -> dict[int, Markup] | None:
+    """Per seat of a finished table, its person's piece of line of the evening (for the
+    ranking); None while the game is played."""
+    if not table.game.is_finished(table.state):
+        return None
+    styles = night.table_styles(db, table.row["finished_at"], table.names)
+    return {seat: chart.person_swatch(style) for seat, style in enumerate(styles)}
+
+
 def share_text(view: dict[str, Any], game_title: str, finished: str) -> str:
     """The results as a message for the group's chat, in the reader's language, dated when
     the game finished (as the results page and the lists of tables are)."""
@@ -123,6 +133,7 @@ def results_page(table_id: str):
         night=history.game_night(db, table_id),
         evening=night.evening_of(row["finished_at"]).isoformat(),
         chart=results_chart(db, table),
+        swatches=seat_swatches(db, table),
         share=share_text(view, render(table.game.table_title(row["options"])), row["finished_at"]),
         bgstats_url=export.bgstats_url(play),
     )

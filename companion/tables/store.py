@@ -600,6 +600,19 @@ class Store:
             for table_id, name, key, score, place in rows
         ]
 
+    def finished_between(self, since: str, until: str) -> list[dict[str, Any]]:
+        """The tables finished from `since` up to (not including) `until` (store.now()'s
+        stamps), in the order they finished: a game night's (companion.tables.night)."""
+        rows = self.execute(
+            "SELECT id, game, options, finished_at, rematch_of FROM game_tables"
+            " WHERE status = 'finished' AND finished_at >= ? AND finished_at < ? ORDER BY finished_at, created_at, id",
+            [since, until],
+        )
+        return [
+            {"id": id_, "game": game, "options": json.loads(options), "finished_at": finished_at, "rematch_of": rematch_of}
+            for id_, game, options, finished_at, rematch_of in rows
+        ]
+
     # --- results: the history's and the players' pages' record -------------------------------------
     def tables_without_results(self) -> list[str]:
         """Finished tables whose saved results are missing or older than the table."""

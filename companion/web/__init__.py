@@ -22,7 +22,7 @@ from ..tables.store import StorageFailure
 from ..games import GAMES
 from ..games.text import N_, Text
 from .i18n import render
-from . import api, forms, fragments, game_files, pages, players, results, rules, screen
+from . import api, forms, fragments, game_files, night, pages, players, results, rules, screen
 from . import session as phone
 from .links import UNTRUSTED_HOST
 
@@ -44,6 +44,7 @@ def install(app) -> None:
     app.register_blueprint(screen.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(night.bp)
     game_files.install(app)
 
 

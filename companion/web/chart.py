@@ -34,10 +34,15 @@ def _number(value: int | float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def score_chart(series: list[list[int]], names: list[str], label: str, axis: str, ink: str = "currentColor") -> Markup:
+def score_chart(
+    series: list[list[int]], names: list[str], label: str, axis: str, ink: str = "currentColor",
+    styles: list[tuple[int, int]] | None = None,
+) -> Markup:
     """An SVG line chart: x the actions of the game, y the score, a line and a legend
     entry per player. `label` says what it shows in words (for screen readers); `axis`
-    names the x axis; `ink` colours the legend (the page's text colour by default)."""
+    names the x axis; `ink` colours the legend (the page's text colour by default);
+    `styles` gives each line its (colour, dash) indices, the person's of the evening
+    (companion.tables.night), by seat without them."""
     steps = max(len(points) for points in series) - 1
     low = min(0, *(min(points) for points in series))
     high = max(0, *(max(points) for points in series))  # all scores below 0 (Qwixx): 0 on top
@@ -62,8 +67,7 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
         f'<text x="{LEFT + plot_width / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="{AXIS_FONT}" fill="currentColor" fill-opacity=".75">{escape(axis)}</text>',
     ]
     for seat, points in enumerate(series):
-        colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]
-        dashes = SERIES_DASHES[seat % len(SERIES_DASHES)]
+        colour, dashes = series_style(styles[seat] if styles else (seat, seat))
         # flat dash ends: round ones would eat into the gaps, and tell two patterns apart less
         dashed = f' stroke-dasharray="{dashes}" stroke-linecap="butt"' if dashes else ' stroke-linecap="round"'
         line = " ".join(
@@ -84,6 +88,24 @@ def score_chart(series: list[list[int]], names: list[str], label: str, axis: str
         )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def series_style(style: tuple[int, int]) -> tuple[str, str]:
+    """A line's colour and dashes from its (colour, dash) indices."""
+    colour, dash = style
+    return SERIES_COLOURS[colour % len(SERIES_COLOURS)], SERIES_DASHES[dash % len(SERIES_DASHES)]
+
+
+def person_swatch(style: tuple[int, int]) -> Markup:
+    """A piece of a person's line (its colour and dashes), beside their name wherever their
+    chart is not (the ranking on the results page and the table screen, the night's totals):
+    sized by the text around it (app.css, .person-style), hidden from screen readers."""
+    colour, dashes = series_style(style)
+    dashed = f' stroke-dasharray="{dashes}"' if dashes else ""
+    return Markup(
+        f'<svg class="person-style" aria-hidden="true" viewBox="0 0 {LEGEND_SAMPLE} 10" preserveAspectRatio="none">'
+        f'<line x1="0" y1="5" x2="{LEGEND_SAMPLE}" y2="5" stroke="{colour}" stroke-width="6"{dashed}/></svg>'
+    )
 
 
 def _drawn_at(series: list[list[int]], seat: int, step: int, at: float, top: float, bottom: float) -> float:

@@ -10,8 +10,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext
+from markupsafe import Markup
 
-from ..tables import history, rematch, service
+from ..tables import history, night, rematch, service
 from .. import inputs
 from . import i18n
 from .database import get_db
@@ -75,7 +76,18 @@ def results_chart(db, table: service.Table, ink: str = "currentColor"):
     series = service.score_series(db, table)
     final = listing([f"{name} {i18n.whole_number(points[-1])}" for name, points in zip(table.names, series)])
     label = render(N_("Each player's score over the game. At the end: %(scores)s.", scores=final))
-    return chart.score_chart(series, table.names, label, render(table.game.chart_axis), ink)
+    # each person in their colour and dash of the evening, on every table of it
+    styles = night.table_styles(db, table.row["finished_at"], table.names)
+    return chart.score_chart(series, table.names, label, render(table.game.chart_axis), ink, styles)
+
+
+def seat_swatches(db, table: service.Table) -> dict[int, Markup] | None:
+    """Per seat of a finished table, its person's piece of line of the evening (for the
+    ranking); None while the game is played."""
+    if not table.game.is_finished(table.state):
+        return None
+    styles = night.table_styles(db, table.row["finished_at"], table.names)
+    return {seat: chart.person_swatch(style) for seat, style in enumerate(styles)}
 
 
 def share_text(view: dict[str, Any], game_title: str, finished: str) -> str:
@@ -119,7 +131,9 @@ def results_page(table_id: str):
         minutes=play["durationMin"],
         rematch_of=row["rematch_of"],
         night=history.game_night(db, table_id),
+        evening=night.evening_of(row["finished_at"]).isoformat(),
         chart=results_chart(db, table),
+        swatches=seat_swatches(db, table),
         share=share_text(view, render(table.game.table_title(row["options"])), row["finished_at"]),
         bgstats_url=export.bgstats_url(play),
     )

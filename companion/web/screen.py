@@ -15,7 +15,7 @@ from ..tables import service
 from .database import get_db
 from . import push, push_mode, views
 from .links import base_url, qr_svg
-from .results import loaded, unknown_table
+from .results import loaded, seat_swatches, unknown_table
 
 bp = Blueprint("screen", __name__)
 
@@ -32,6 +32,8 @@ def screen_context(table: service.Table) -> dict[str, Any]:
         "acting_for": None,
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "push": push_mode.is_on(),
+        # at the end, each person's colour and dash of the night beside their place
+        "swatches": seat_swatches(get_db(), table),
     }
 
 

@@ -50,7 +50,7 @@ def game_visits(client) -> tuple[list[Visit], list[Visit]]:
 
 def other_visits(app, client) -> list[Visit]:
     """Every page that is not a game's: the start form, the join codes, the tables, a game
-    night, the players, the rules and guides."""
+    night (a rematch chain's results, and the night's page), the players, the rules and guides."""
     started = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     played = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     play_pickomino(client, played)
@@ -62,6 +62,7 @@ def other_visits(app, client) -> list[Visit]:
         Visit("join codes", f"/t/{started.id}/join", host_of=(started.id, started.host)),
         Visit("tables", "/tables"),
         Visit("a game night's results", f"/t/{played.id}/results"),
+        Visit("the game night page", "/night"),
         Visit("players", "/players"),
         Visit("a player", "/players/Ana"),
         Visit("rules", "/rules"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import gc
 import io
-from importlib import metadata
 import logging
 import os
 import shutil
@@ -21,6 +20,7 @@ from urllib.parse import urlsplit
 import qrcode
 
 from .. import inputs
+from ..version import described
 from ..paths import default_database
 from ..web.app import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app
 from . import front, processes
@@ -374,7 +374,7 @@ MOST_PROCESSES = 64  # a process per core of the largest machine a table is kept
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion", description="A scoring companion for board and dice games.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {metadata.version('companion')}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {described()}")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("serve", help="start the companion for the phones at the table")
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")

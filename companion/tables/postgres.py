@@ -96,11 +96,11 @@ def _psycopg():
         import psycopg
     except ImportError:
         raise SystemExit(
-            # The project is not on PyPI: the extra comes from the clone, or is injected
-            # into pipx's environment by hand (the postgres extra of pyproject.toml).
+            # The extra comes from the clone, or is injected into pipx's environment, which
+            # pipx names after the distribution (the postgres extra of pyproject.toml).
             "COMPANION_DATABASE names a PostgreSQL database, but psycopg is not installed: from a clone,"
             " pip install '.[postgres]' (scripts/serve does it by itself); installed with pipx,"
-            " pipx inject companion 'psycopg[binary]>=3.2,<4' 'psycopg-pool>=3.2,<4'."
+            " pipx inject tabletop-companion 'psycopg[binary]>=3.2,<4' 'psycopg-pool>=3.2,<4'."
         ) from None
     return psycopg
 

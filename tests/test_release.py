@@ -72,8 +72,7 @@ def test_the_licence_is_mit_and_the_metadata_says_so():
     licence = (PROJECT / "LICENSE").read_text()
     assert licence.startswith("MIT License\n\nCopyright (c) 2026 Companion developers\n")
     project = pyproject()["project"]
-    assert project["license"] == {"text": "MIT"}
-    assert "License :: OSI Approved :: MIT License" in project["classifiers"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]  # an SPDX expression
     assert project["authors"] == [{"name": "Companion developers"}] and project["readme"] == "README.md"
 
 

@@ -23,8 +23,8 @@ from .. import inputs
 from ..version import described
 from ..paths import default_database
 from ..web.app import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app
-from . import front, processes
-from ..tables import postgres, sqlite
+from . import db_command, front, processes
+from ..tables import postgres, schema, sqlite
 from ..tables.database import DatabaseUnusable
 from ..web import database
 from ..web import push_mode
@@ -98,6 +98,12 @@ def serve(args: argparse.Namespace) -> int:
         sys.stdout = Console(sys.stdout)
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
+    # An upgrade of the database is said step by step while the app is made, before the
+    # logging below is set up: on stderr, as the message alone.
+    upgrades = logging.getLogger(schema.log.name)
+    upgrades.setLevel(logging.INFO)
+    upgrades.addHandler(logging.StreamHandler())
+    upgrades.propagate = False
     try:
         app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
     except (PublicUrlUnusable, DatabaseUnusable, DataFolderUnusable) as error:
@@ -407,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     save.add_argument("path", help="where to write the copy")
     save.add_argument("--force", action="store_true", help="replace PATH if it exists")
     save.set_defaults(handler=backup)
+    db_command.add_to(commands)
     args = parser.parse_args(argv)
     return args.handler(args)
 

@@ -27,6 +27,7 @@ import pytest
 import requests
 
 import companion
+from companion.web.app import create_app
 
 pytestmark = pytest.mark.slow  # builds a wheel and installs it into a fresh virtual environment
 
@@ -85,6 +86,41 @@ def installed(wheel, tmp_path_factory) -> Path:
     pip = work / "venv" / "bin" / "pip"
     subprocess.run([str(pip), "install", "--quiet", "--disable-pip-version-check", str(wheel)], check=True, cwd=work)
     return work / "venv" / "bin" / "companion"
+
+
+@pytest.fixture(scope="module")
+def clone_with_data(wheel) -> Path:
+    """The clone the wheel was built from, holding the database of its scripts/serve days."""
+    clone = wheel.parent.parent / "clone"
+    made = create_app({"DATABASE": str(clone / "instance" / "companion.sqlite3"), "SECRET_KEY": "test", "TESTING": True})
+    assert made.test_client().post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]}).status_code == 201
+    return clone
+
+
+def test_installed_from_a_clone_and_started_on_an_empty_data_folder_it_points_to_the_clones_data(clone_with_data, tmp_path):
+    """Moving from scripts/serve to `pipx install .` showed an empty companion: the data
+    had stayed in the clone's instance/. The installed companion names it, and how to use it."""
+    venv.create(tmp_path / "venv", with_pip=True)
+    subprocess.run(
+        [str(tmp_path / "venv/bin/pip"), "install", "--quiet", "--disable-pip-version-check", str(clone_with_data)],
+        check=True, cwd=tmp_path,
+    )
+    data = tmp_path / "data"
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("COMPANION_")} | {
+        "HOME": str(tmp_path), "XDG_DATA_HOME": str(data)
+    }
+    server, printed = start(
+        [str(tmp_path / "venv/bin/companion"), "serve", "--host", "127.0.0.1", "--port", str(free_port()), "--processes", "1"],
+        tmp_path, environment,
+    )
+    server.send_signal(signal.SIGINT)
+    server.wait(timeout=30)
+    earlier = clone_with_data / "instance"
+    assert (
+        f"{data / 'companion'} held no database, so a new one was made. This companion's earlier data is in {earlier}"
+        f" (the checkout it was installed from): to use it, stop this one and start it with"
+        f" COMPANION_INSTANCE={earlier} companion serve."
+    ) in printed
 
 
 def test_the_wheel_holds_exactly_the_packages_files_and_names_this_release(wheel):
@@ -151,6 +187,10 @@ def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_
         assert f"Companion is running at {url}, on this machine only.\n" in said
         assert "phones cannot reach it" in said and "--host 0.0.0.0" in said
         assert f"Data folder: {data / 'companion'}\n" in said
+        assert (  # installed from a wheel file: no checkout to point to
+            f"{data / 'companion'} held no database, so a new one was made. To use an existing data folder instead,"
+            " stop this one and start it with COMPANION_INSTANCE=<that folder> companion serve.\n"
+        ) in said
 
         home_page = answered(url + "/")
         assert home_page.status_code == 200 and "Start a table" in home_page.text

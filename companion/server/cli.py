@@ -104,6 +104,7 @@ def serve(args: argparse.Namespace) -> int:
     upgrades.setLevel(logging.INFO)
     upgrades.addHandler(logging.StreamHandler())
     upgrades.propagate = False
+    database_existed = Path(db_command.configured_database()).exists()
     try:
         app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
     except (PublicUrlUnusable, DatabaseUnusable, DataFolderUnusable) as error:
@@ -134,6 +135,9 @@ def serve(args: argparse.Namespace) -> int:
     print_qr_code(sys.stdout, address + "/")
     print(f"Data folder: {app.instance_path}", flush=True)
     print(f"Database: {postgres.shown(app.config['DATABASE'])}", flush=True)
+    made_new = db_command.opened_new(database_existed, app.instance_path)
+    if made_new:
+        print(made_new, flush=True)
     if app.config["DATABASE_FROZEN"]:
         print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)

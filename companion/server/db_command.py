@@ -1,5 +1,6 @@
 """`companion db status` and `companion db upgrade`: the database's schema, told and brought up
-to date by an operator (the companion serves only a database at its own schema step)."""
+to date by an operator (the companion serves only a database at its own schema step); and
+what `companion serve` says when it made a new database."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sqlite3
 import sys
 
 from .. import __version__
-from ..paths import default_database
+from ..paths import another_data_folder, default_database
 from ..tables import database, postgres, schema
 
 
@@ -87,3 +88,21 @@ def add_to(commands) -> None:
         "upgrade", help="take the pending steps now (PostgreSQL: once the database is backed up)"
     ).set_defaults(handler=upgrade)
 
+
+def opened_new(database_existed: bool, instance: str) -> str | None:
+    """What `companion serve` says once it has made a new SQLite database: that the data
+    folder was empty, and how to use an existing one (moving from a checkout's scripts/serve
+    to an installed companion showed an empty companion: its data had stayed behind)."""
+    if database_existed or postgres.is_url(configured_database()):
+        return None
+    other = another_data_folder()
+    if other is not None:
+        return (
+            f"{instance} held no database, so a new one was made. This companion's earlier data is in {other}"
+            f" (the checkout it was installed from): to use it, stop this one and start it with"
+            f" COMPANION_INSTANCE={other} companion serve."
+        )
+    return (
+        f"{instance} held no database, so a new one was made. To use an existing data folder instead, stop this"
+        " one and start it with COMPANION_INSTANCE=<that folder> companion serve."
+    )

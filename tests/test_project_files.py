@@ -26,6 +26,6 @@ def test_no_file_of_the_project_points_outside_it():
 
 def test_the_references_the_readme_points_to_are_in_the_project():
     readme = (PROJECT / "README.md").read_text(encoding="utf-8")
-    for reference in ("docs/rules.md", "docs/api.md"):
+    for reference in ("docs/rules.md", "docs/api.md", "docs/upgrading.md"):
         assert f"({reference})" in readme
         assert (PROJECT / reference).is_file()

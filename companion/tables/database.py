@@ -114,9 +114,10 @@ class Database:
                 f"The database {path} cannot be opened: its folder is read-only and its last writes are still in"
                 f" {wal.name}. Make the folder writable (or copy the folder somewhere writable) and start again."
             )
-        if sqlite.schema_version(path) > len(schema.MIGRATIONS):
-            raise DatabaseUnusable(newer_than_code(path, sqlite.schema_version(path)))
-        if sqlite.schema_version(path) != len(schema.MIGRATIONS):
+        steps = sqlite.schema_version(path)
+        if steps > len(schema.MIGRATIONS):
+            raise DatabaseUnusable(newer_than_code(path, steps))
+        if steps != len(schema.MIGRATIONS):
             raise DatabaseUnusable(
                 f"The database {path} is read-only and was made by an older companion: it must be upgraded, which"
                 " needs writing. Make it writable and start again."

@@ -240,8 +240,9 @@ class NewerThanCode(Exception):
 
 
 class BackUpFirst(Exception):
-    """A PostgreSQL database with tables is `steps` steps behind the code: it is upgraded by
-    `companion db upgrade`, once the operator has backed it up (postgres.migrate)."""
+    """A PostgreSQL database with tables has taken `steps` steps, fewer than MIGRATIONS
+    holds: `companion db upgrade` takes the rest once its operator has backed it up
+    (postgres.migrate)."""
 
     def __init__(self, steps: int):
         super().__init__(steps)

@@ -3,8 +3,11 @@ or the copies inside the installed package), and its data folder. No Flask, no d
 
 from __future__ import annotations
 
+import json
 import os
+from importlib import metadata
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import platformdirs
 
@@ -35,3 +38,33 @@ def instance_folder() -> Path:
 
 def default_database() -> Path:
     return instance_folder() / "companion.sqlite3"
+
+
+DISTRIBUTION = "tabletop-companion"
+
+
+def installed_from() -> Path | None:
+    """The folder this companion was installed from (`pipx install .` in a clone: pip notes
+    it in the installed distribution's direct_url.json), or None (from a wheel file, the
+    package index, or not installed)."""
+    try:
+        noted = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+        url = json.loads(noted)["url"] if noted else ""
+    except (metadata.PackageNotFoundError, ValueError, KeyError, TypeError):
+        return None
+    parts = urlsplit(url)
+    if parts.scheme != "file" or "dir_info" not in json.loads(noted):
+        return None
+    return Path(unquote(parts.path))
+
+
+def another_data_folder() -> Path | None:
+    """A data folder with a database other than this one's: the instance/ of the checkout
+    this companion was installed from (the data of its scripts/serve days)."""
+    source = installed_from()
+    if source is None:
+        return None
+    found = source / "instance"
+    if (found / "companion.sqlite3").is_file() and found.resolve() != instance_folder().resolve():
+        return found
+    return None

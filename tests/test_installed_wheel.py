@@ -4,23 +4,30 @@ the rules reference and the games' guides, the catalogs (a page in French), join
 folder, never into site-packages. This is how `pipx install .` or `pip install .` runs it.
 
 Slow for a test (it builds the wheel and installs it with its dependencies, about half a
-minute here), and the only one that checks the package as users get it.
+minute here), and the only one that checks the package as users get it: the wheel holds
+exactly the project's files, nothing a stale build/ folder kept, and names this release.
 """
 
 from __future__ import annotations
 
+import email
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
 import requests
+
+import companion
+from companion.web.app import create_app
 
 pytestmark = pytest.mark.slow  # builds a wheel and installs it into a fresh virtual environment
 
@@ -33,24 +40,101 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def tracked(*folders: str) -> list[str]:
+    listed = subprocess.run(["git", "ls-files", "--", *folders], cwd=PROJECT, capture_output=True, text=True, check=True)
+    return [name for name in listed.stdout.splitlines() if (PROJECT / name).is_file()]
+
+
+def packaged_as(name: str) -> str:
+    """Where a tracked file of companion/, templates/, static/ or docs/ sits in the wheel
+    (pyproject.toml's package-dir maps the last three into the package)."""
+    top, _, rest = name.partition("/")
+    return name if top == "companion" else f"companion/{top}/{rest}"
+
+
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """The `companion` command of a fresh venv that installed the project's wheel."""
-    work = tmp_path_factory.mktemp("installed")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel as a release builds it (python -m build: the source distribution, then the
+    wheel from it in a fresh folder), from a clone of the project's files that an earlier
+    build left a build/ folder in, holding a module since removed: setuptools packs
+    whatever its build/lib holds, and a wheel built in place (pip wheel .) carried it."""
+    work = tmp_path_factory.mktemp("wheel")
+    clone = work / "clone"
+    for name in tracked():
+        (clone / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(PROJECT / name, clone / name)
+    stale = clone / "build" / "lib" / "companion" / "removed_long_ago.py"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("STALE = True\n")
     dist = work / "dist"
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "--wheel-dir", str(dist), str(PROJECT)],
-        check=True, cwd=work, capture_output=True, text=True,
+        [sys.executable, "-m", "build", "--outdir", str(dist), str(clone)], check=True, cwd=work, capture_output=True, text=True,
     )
     # a data folder setuptools does not know of (pyproject.toml's packages) may be left out
     absent = re.findall(r"Package '([^']+)' is absent from the `packages` configuration", built.stdout + built.stderr)
     assert not absent, f"add these to [tool.setuptools] packages in pyproject.toml: {sorted(set(absent))}"
-    wheels = list(dist.glob("companion-*.whl"))
-    assert len(wheels) == 1
+    wheels = list(dist.glob("tabletop_companion-*.whl"))
+    assert len(wheels) == 1, list(dist.iterdir())
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """The `companion` command of a fresh venv that installed the project's wheel."""
+    work = tmp_path_factory.mktemp("installed")
     venv.create(work / "venv", with_pip=True)
     pip = work / "venv" / "bin" / "pip"
-    subprocess.run([str(pip), "install", "--quiet", "--disable-pip-version-check", str(wheels[0])], check=True, cwd=work)
+    subprocess.run([str(pip), "install", "--quiet", "--disable-pip-version-check", str(wheel)], check=True, cwd=work)
     return work / "venv" / "bin" / "companion"
+
+
+@pytest.fixture(scope="module")
+def clone_with_data(wheel) -> Path:
+    """The clone the wheel was built from, holding the database of its scripts/serve days."""
+    clone = wheel.parent.parent / "clone"
+    made = create_app({"DATABASE": str(clone / "instance" / "companion.sqlite3"), "SECRET_KEY": "test", "TESTING": True})
+    assert made.test_client().post("/api/tables", json={"game": "lobo", "players": ["Ana", "Bruno"]}).status_code == 201
+    return clone
+
+
+def test_installed_from_a_clone_and_started_on_an_empty_data_folder_it_points_to_the_clones_data(clone_with_data, tmp_path):
+    """Moving from scripts/serve to `pipx install .` showed an empty companion: the data
+    had stayed in the clone's instance/. The installed companion names it, and how to use it."""
+    venv.create(tmp_path / "venv", with_pip=True)
+    subprocess.run(
+        [str(tmp_path / "venv/bin/pip"), "install", "--quiet", "--disable-pip-version-check", str(clone_with_data)],
+        check=True, cwd=tmp_path,
+    )
+    data = tmp_path / "data"
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("COMPANION_")} | {
+        "HOME": str(tmp_path), "XDG_DATA_HOME": str(data)
+    }
+    server, printed = start(
+        [str(tmp_path / "venv/bin/companion"), "serve", "--host", "127.0.0.1", "--port", str(free_port()), "--processes", "1"],
+        tmp_path, environment,
+    )
+    server.send_signal(signal.SIGINT)
+    server.wait(timeout=30)
+    earlier = clone_with_data / "instance"
+    assert (
+        f"{data / 'companion'} held no database, so a new one was made. This companion's earlier data is in {earlier}"
+        f" (the checkout it was installed from): to use it, stop this one and start it with"
+        f" COMPANION_INSTANCE={earlier} companion serve."
+    ) in printed
+
+
+def test_the_wheel_holds_exactly_the_packages_files_and_names_this_release(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        info = f"tabletop_companion-{companion.__version__}.dist-info/"
+        metadata = email.message_from_bytes(archive.read(info + "METADATA"))
+    assert wheel.name == f"tabletop_companion-{companion.__version__}-py3-none-any.whl"
+    assert metadata["Name"] == "tabletop-companion" and metadata["Version"] == companion.__version__
+    assert metadata["License-Expression"] == "MIT"
+    files = sorted(name for name in names if not name.startswith(info))
+    expected = sorted(packaged_as(name) for name in tracked("companion", "templates", "static", "docs"))
+    assert files == expected, {"not in the project": sorted(set(files) - set(expected)), "left out": sorted(set(expected) - set(files))}
+    assert info + "licenses/LICENSE" in names
 
 
 def answered(address: str) -> requests.Response:
@@ -82,8 +166,9 @@ def start(command: list[str], cwd: Path, environment: dict[str, str]) -> tuple[s
 
 
 def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_the_users_folder(installed, tmp_path):
-    version = subprocess.run([str(installed), "--version"], capture_output=True, text=True, check=True)
-    assert version.stdout.strip().startswith("companion ")
+    # installed from a wheel, in no checkout: the release alone, no commit
+    version = subprocess.run([str(installed), "--version"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert version.stdout == f"companion {companion.__version__}\n"
 
     elsewhere, home, data = tmp_path / "elsewhere", tmp_path / "home", tmp_path / "data"
     for folder in (elsewhere, home, data):
@@ -102,6 +187,10 @@ def test_the_installed_wheel_serves_everything_from_any_folder_with_its_data_in_
         assert f"Companion is running at {url}, on this machine only.\n" in said
         assert "phones cannot reach it" in said and "--host 0.0.0.0" in said
         assert f"Data folder: {data / 'companion'}\n" in said
+        assert (  # installed from a wheel file: no checkout to point to
+            f"{data / 'companion'} held no database, so a new one was made. To use an existing data folder instead,"
+            " stop this one and start it with COMPANION_INSTANCE=<that folder> companion serve.\n"
+        ) in said
 
         home_page = answered(url + "/")
         assert home_page.status_code == 200 and "Start a table" in home_page.text

@@ -89,7 +89,8 @@ def test_the_console_never_shows_the_databases_password():
 
 
 def test_without_psycopg_the_sentence_says_how_to_install_the_projects_postgres_extra(monkeypatch):
-    """The project is not on PyPI: `pip install 'companion[postgres]'` would find nothing."""
+    """`companion` on the package index is another project (its postgres extra, asked of
+    the index, would install that one), and pipx knows this one as tabletop-companion."""
     monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg fails as where it is not installed
     with pytest.raises(SystemExit) as stopped:
         postgres.connect("postgresql://nobody@127.0.0.1:1/none")
@@ -97,7 +98,7 @@ def test_without_psycopg_the_sentence_says_how_to_install_the_projects_postgres_
     assert "psycopg is not installed" in sentence and "pip install '.[postgres]'" in sentence
     extra = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     injected = " ".join(f"'{requirement}'" for requirement in extra["postgres"])
-    assert f"pipx inject companion {injected}." in sentence  # what the extra holds, kept in step
+    assert f"pipx inject tabletop-companion {injected}." in sentence  # what the extra holds, kept in step
 
 
 def test_two_servers_on_one_postgresql_a_phone_on_one_sees_an_action_made_through_the_other(postgres_server, tmp_path):

@@ -31,5 +31,6 @@ def test_every_file_the_readme_and_the_docs_link_to_is_in_the_project():
         for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
             assert (document.parent / target).exists(), f"{document.name} links to {target}, which is not there"
     readme = (PROJECT / "README.md").read_text(encoding="utf-8")
-    for reference in ("docs/rules.md", "docs/api.md", "docs/architecture.md", "docs/development.md", "bench/README.md"):
+    for reference in ("docs/rules.md", "docs/api.md", "docs/architecture.md", "docs/development.md", "docs/upgrading.md",
+                      "bench/README.md"):
         assert f"({reference})" in readme

@@ -150,3 +150,40 @@ def test_several_extras_added_at_once_are_named_together(checkout: Path):
     )
     assert added.returncode == 0 and added.stderr.startswith("Adding the test and postgres extras to .venv"), added.stderr
     assert pip_calls(checkout)[-1] == "pip install .[test,postgres]"
+
+
+def test_an_update_without_internet_that_needs_a_library_not_installed_names_it_and_stops(tmp_path: Path):
+    """Issue 43: an update of a checkout whose code needs a library its .venv lacks
+    (platformdirs came after the venv was made) crashed after "going on with what is
+    installed" (ModuleNotFoundError). A real clone and .venv; the package index unreachable
+    (pip's configuration files left out, its index a closed port, no wheel folder)."""
+    clone = tmp_path / "clone"
+    listed = subprocess.run(["git", "ls-files"], cwd=PROJECT, capture_output=True, text=True, check=True).stdout
+    for name in listed.splitlines():
+        if (PROJECT / name).is_file():
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(PROJECT / name, clone / name)
+    first = subprocess.run(["bash", "scripts/install"], cwd=clone, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    # the .venv of before the update: without platformdirs, which the new code imports
+    subprocess.run([str(clone / ".venv/bin/python"), "-m", "pip", "uninstall", "--yes", "--quiet", "platformdirs"], check=True)
+    with (clone / "pyproject.toml").open("a") as pyproject:
+        pyproject.write("\n# the update\n")
+    no_wheels = tmp_path / "no-wheels"
+    no_wheels.mkdir()
+    offline = {
+        **{key: value for key, value in os.environ.items() if not key.startswith("PIP_")},
+        "PIP_CONFIG_FILE": os.devnull, "PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_FIND_LINKS": str(no_wheels),
+        "PIP_RETRIES": "0", "PIP_DEFAULT_TIMEOUT": "2",
+    }
+    served = subprocess.run(
+        ["bash", "scripts/serve", "--port", "0"], cwd=clone, env=offline, capture_output=True, text=True, timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert served.returncode == 1 and served.stdout == ""
+    assert served.stderr == (
+        "Could not update .venv (no internet? pip's output is in .venv/install.log), and what it holds cannot run this"
+        " version of the companion: it lacks platformdirs>=4,<5 (not installed). The first run after an update that"
+        " needs a new library needs the internet: connect and start again.\n"
+    )
+    assert "ModuleNotFoundError" not in served.stderr

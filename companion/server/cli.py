@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import gc
 import io
-from importlib import metadata
 import logging
 import os
 import shutil
@@ -21,10 +20,11 @@ from urllib.parse import urlsplit
 import qrcode
 
 from .. import inputs
+from ..version import described
 from ..paths import default_database
 from ..web.app import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app
-from . import front, processes
-from ..tables import postgres, sqlite
+from . import db_command, front, processes
+from ..tables import postgres, schema, sqlite
 from ..tables.database import DatabaseUnusable
 from ..web import database
 from ..web import push_mode
@@ -98,6 +98,13 @@ def serve(args: argparse.Namespace) -> int:
         sys.stdout = Console(sys.stdout)
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
+    # An upgrade of the database is said step by step while the app is made, before the
+    # logging below is set up: on stderr, as the message alone.
+    upgrades = logging.getLogger(schema.log.name)
+    upgrades.setLevel(logging.INFO)
+    upgrades.addHandler(logging.StreamHandler())
+    upgrades.propagate = False
+    database_existed = Path(db_command.configured_database()).exists()
     try:
         app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
     except (PublicUrlUnusable, DatabaseUnusable, DataFolderUnusable) as error:
@@ -128,6 +135,9 @@ def serve(args: argparse.Namespace) -> int:
     print_qr_code(sys.stdout, address + "/")
     print(f"Data folder: {app.instance_path}", flush=True)
     print(f"Database: {postgres.shown(app.config['DATABASE'])}", flush=True)
+    made_new = db_command.opened_new(database_existed, app.instance_path)
+    if made_new:
+        print(made_new, flush=True)
     if app.config["DATABASE_FROZEN"]:
         print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
@@ -374,7 +384,7 @@ MOST_PROCESSES = 64  # a process per core of the largest machine a table is kept
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion", description="A scoring companion for board and dice games.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {metadata.version('companion')}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {described()}")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("serve", help="start the companion for the phones at the table")
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")
@@ -407,6 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     save.add_argument("path", help="where to write the copy")
     save.add_argument("--force", action="store_true", help="replace PATH if it exists")
     save.set_defaults(handler=backup)
+    db_command.add_to(commands)
     args = parser.parse_args(argv)
     return args.handler(args)
 

@@ -15,6 +15,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Callable
 
+from .. import __version__
 from . import postgres, schema, sqlite
 from .store import Store, StorageFailure
 
@@ -34,6 +35,16 @@ CHECKPOINT_WAIT_SECONDS = 2
 class DatabaseUnusable(Exception):
     """The database can be neither written nor read as it is: the sentence says why and
     what to do."""
+
+
+def newer_than_code(database: str, steps: int) -> str:
+    """Why the companion will not open a database a newer companion upgraded, and what to do."""
+    return (
+        f"The database {database} is at schema step {steps}, newer than this companion ({__version__}, schema step"
+        f" {len(schema.MIGRATIONS)}): a newer companion upgraded it, and this one would misread it. Upgrade the"
+        " companion to the release that upgraded it (or a later one), or give this one another data folder"
+        " (COMPANION_INSTANCE) or database (COMPANION_DATABASE). Nothing was changed."
+    )
 
 
 class Database:
@@ -67,12 +78,22 @@ class Database:
                 raise DatabaseUnusable(str(wrong)) from None
             except postgres.storage_errors() as error:
                 raise DatabaseUnusable(f"The database {postgres.shown(self.name)} cannot be reached: {error}") from error
+            except schema.NewerThanCode as newer:
+                raise DatabaseUnusable(newer_than_code(postgres.shown(self.name), newer.steps)) from None
+            except schema.BackUpFirst as behind:
+                raise DatabaseUnusable(
+                    f"The database {postgres.shown(self.name)} is at schema step {behind.steps}, and this companion"
+                    f" ({__version__}) needs step {len(schema.MIGRATIONS)}: back it up first (companion backup FILE),"
+                    " then upgrade it with companion db upgrade, and start again. Nothing was changed."
+                ) from None
             return False
         path = self.name
         try:
             sqlite.create_for_this_user_only(path)
             sqlite.migrate(path, self.pragmas)
             return False
+        except schema.NewerThanCode as newer:
+            raise DatabaseUnusable(newer_than_code(path, newer.steps)) from None
         except (sqlite3.OperationalError, StorageFailure) as error:
             cause = error.__cause__ if isinstance(error, StorageFailure) else error
             if sqlite.failure(cause) is None:
@@ -93,7 +114,10 @@ class Database:
                 f"The database {path} cannot be opened: its folder is read-only and its last writes are still in"
                 f" {wal.name}. Make the folder writable (or copy the folder somewhere writable) and start again."
             )
-        if sqlite.schema_version(path) != len(schema.MIGRATIONS):
+        steps = sqlite.schema_version(path)
+        if steps > len(schema.MIGRATIONS):
+            raise DatabaseUnusable(newer_than_code(path, steps))
+        if steps != len(schema.MIGRATIONS):
             raise DatabaseUnusable(
                 f"The database {path} is read-only and was made by an older companion: it must be upgraded, which"
                 " needs writing. Make it writable and start again."
@@ -196,3 +220,22 @@ def connect(name: str | Path, pragmas: dict[str, str | int] | None = None, pause
     if postgres.is_url(str(name)):
         return postgres.open_database(str(name))
     return sqlite.connect(str(name), pragmas, pause=pause)
+
+
+def schema_steps(name: str | Path) -> int | None:
+    """The schema steps the database has taken, read without making or changing anything;
+    None when there is none yet (the companion makes it at its first start). PostgreSQL out
+    of reach raises its error (postgres.storage_errors)."""
+    if postgres.is_url(str(name)):
+        return postgres.schema_steps(str(name))
+    return sqlite.steps_taken(name) if Path(name).is_file() else None
+
+
+def upgrade(name: str | Path) -> Path | None:
+    """Bring the database to this companion's schema now (companion db upgrade): SQLite
+    backed up beside it first, as at a start (its copy's path); PostgreSQL once its operator
+    has backed it up. schema.NewerThanCode when a newer companion upgraded it."""
+    if postgres.is_url(str(name)):
+        postgres.migrate(str(name), backed_up=True)
+        return None
+    return sqlite.migrate(name)

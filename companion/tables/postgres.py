@@ -96,11 +96,11 @@ def _psycopg():
         import psycopg
     except ImportError:
         raise SystemExit(
-            # The project is not on PyPI: the extra comes from the clone, or is injected
-            # into pipx's environment by hand (the postgres extra of pyproject.toml).
+            # The extra comes from the clone, or is injected into pipx's environment, which
+            # pipx names after the distribution (the postgres extra of pyproject.toml).
             "COMPANION_DATABASE names a PostgreSQL database, but psycopg is not installed: from a clone,"
             " pip install '.[postgres]' (scripts/serve does it by itself); installed with pipx,"
-            " pipx inject companion 'psycopg[binary]>=3.2,<4' 'psycopg-pool>=3.2,<4'."
+            " pipx inject tabletop-companion 'psycopg[binary]>=3.2,<4' 'psycopg-pool>=3.2,<4'."
         ) from None
     return psycopg
 
@@ -327,10 +327,17 @@ def migrate_once_it_answers(url: str) -> None:
             time.sleep(1)
 
 
-def migrate(url: str) -> None:
-    """Take the steps of schema.MIGRATIONS the database has not taken, the PostgreSQL way.
-    Two servers starting at once: one migrates, the other waits for its lock and finds
-    nothing left to do."""
+def migrate(url: str, backed_up: bool = False) -> None:
+    """Take the steps of schema.MIGRATIONS the database has not taken, the PostgreSQL way,
+    each logged. Two servers starting at once: one migrates, the other waits for its lock
+    and finds nothing left to do. schema.NewerThanCode when a newer companion upgraded it;
+    schema.BackUpFirst when it has tables to upgrade and the operator has not said they are
+    backed up (`backed_up`: companion db upgrade). Nothing is changed then.
+
+    The companion does not run pg_dump itself before an upgrade: on a server machine it may
+    be missing or of another major version than the database, a dump of a large database
+    would hold every server's start, and the operator's backups (where, how long kept) are
+    theirs to run. So an upgrade is one deliberate command after `companion backup`."""
     with connect(url) as conn:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", [LOCK_NAMESPACE])
@@ -339,8 +346,26 @@ def migrate(url: str) -> None:
             if row is None:
                 conn.execute("INSERT INTO companion_schema (version) VALUES (0)")
             taken = schema.postgresql_steps(0 if row is None else row[0])
+            if taken > len(schema.MIGRATIONS):
+                raise schema.NewerThanCode(taken)
+            if 0 < taken < len(schema.MIGRATIONS) and not backed_up:
+                raise schema.BackUpFirst(taken)
+            if taken < len(schema.MIGRATIONS):
+                schema.log_upgrade(shown(url), taken, None)
             for number, step in enumerate(schema.MIGRATIONS[taken:], start=taken + 1):
                 for statement in step.statements("postgresql"):
                     conn.execute(statement)
                 if number >= schema.POSTGRESQL_STEPS_BEFORE_ITS_FIRST_VERSION + 1:
                     conn.execute("UPDATE companion_schema SET version = %s", [schema.postgresql_version(number)])
+                schema.log_step(shown(url), number, upgrading=taken > 0)
+
+
+def schema_steps(url: str) -> int | None:
+    """The schema steps the database has taken (0: none yet), read without changing it; None
+    when it holds no companion."""
+    with connect(url) as conn:
+        found = conn.execute("SELECT to_regclass('companion_schema') IS NOT NULL").fetchone()[0]
+        if not found:
+            return None
+        row = conn.execute("SELECT version FROM companion_schema").fetchone()
+        return schema.postgresql_steps(0 if row is None else row[0])

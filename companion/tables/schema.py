@@ -9,9 +9,14 @@ PostgreSQL way where a step says one (Step.postgresql).
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
+
+# Each upgrade of a database, step by step, at INFO: what an operator reads after an update.
+log = logging.getLogger("companion.schema")
 
 
 @dataclass(frozen=True)
@@ -223,3 +228,36 @@ def postgresql_version(steps: int) -> int:
 def postgresql_steps(version: int) -> int:
     """The steps a PostgreSQL database of schema `version` has taken."""
     return version + POSTGRESQL_STEPS_BEFORE_ITS_FIRST_VERSION if version else 0
+
+
+class NewerThanCode(Exception):
+    """The database has taken `steps` steps, more than MIGRATIONS holds: a newer companion
+    upgraded it, and this one would misread it (its writes lost to the newer code)."""
+
+    def __init__(self, steps: int):
+        super().__init__(steps)
+        self.steps = steps
+
+
+class BackUpFirst(Exception):
+    """A PostgreSQL database with tables has taken `steps` steps, fewer than MIGRATIONS
+    holds: `companion db upgrade` takes the rest once its operator has backed it up
+    (postgres.migrate)."""
+
+    def __init__(self, steps: int):
+        super().__init__(steps)
+        self.steps = steps
+
+
+def log_upgrade(database: str, steps: int, backup: Path | None) -> None:
+    """Said before the first step of an existing database's upgrade (log_step says each
+    step); a new one is made without a word (serve prints the database it opened)."""
+    if not steps:
+        return
+    kept = f"; its copy before the upgrade is {backup}" if backup else ""
+    log.info("Upgrading the database %s from schema step %d to %d%s.", database, steps, len(MIGRATIONS), kept)
+
+
+def log_step(database: str, number: int, upgrading: bool) -> None:
+    if upgrading:
+        log.info("Database %s: schema step %d of %d taken.", database, number, len(MIGRATIONS))

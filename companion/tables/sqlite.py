@@ -12,7 +12,7 @@ import os
 import shutil
 import sqlite3
 import time
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -197,27 +197,75 @@ def connect(
     return SqliteStore(str(path), conn, frozen, pause)
 
 
-def migrate(path: str | Path, pragmas: dict[str, str | int] | None = None) -> None:
-    """Take the steps of schema.MIGRATIONS the database has not taken, in one transaction."""
+def migrate(path: str | Path, pragmas: dict[str, str | int] | None = None) -> Path | None:
+    """Take the steps of schema.MIGRATIONS the database has not taken, in one transaction,
+    each logged; an existing database is backed up beside itself first (backed_up_before):
+    that backup's path, or None when nothing was upgraded. schema.NewerThanCode when a newer
+    companion has upgraded it: nothing is changed."""
     store = connect(path, pragmas)
     conn = store.conn
     try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] > len(schema.MIGRATIONS):
+            raise schema.NewerThanCode(conn.execute("PRAGMA user_version").fetchone()[0])
         conn.execute("PRAGMA journal_mode = WAL")
         # A server stopped the hard way may have left a WAL that holds most of a small volume:
         # moved into the database and emptied now, the writes of this start have room.
         store.make_room()
         if conn.execute("PRAGMA user_version").fetchone()[0] == len(schema.MIGRATIONS):
-            return  # nothing to write: a read-only database still serves its tables for reading
+            return None  # nothing to write: a read-only database still serves its tables for reading
         conn.create_function("companion_name_key", 1, name_key, deterministic=True)
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")  # another process starting now waits, then finds it done
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > len(schema.MIGRATIONS):
+            raise schema.NewerThanCode(version)
+        backup = backed_up_before(path, version) if version else None  # a new database has nothing to lose
+        schema.log_upgrade(str(path), version, backup)
         for number, step in enumerate(schema.MIGRATIONS[version:], start=version + 1):
             for statement in step.statements("sqlite"):
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {number}")
+            schema.log_step(str(path), number, upgrading=version > 0)
         conn.execute("COMMIT")
+        return backup
     finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         conn.close()
+
+
+def backed_up_before(path: str | Path, steps: int) -> Path:
+    """A copy of the database as it is, beside it and named by its schema step
+    (companion.schema-5.backup.sqlite3; -2, -3… when one of that step is there already),
+    readable by its owner only: what a host goes back to with the release that made it.
+    SQLite's online backup, read while the caller holds the write lock, so nothing changes
+    meanwhile. A copy that cannot be made raises (sqlite3.Error): nothing is upgraded."""
+    source = Path(path)
+    for attempt in range(1, 1000):
+        numbered = "" if attempt == 1 else f"-{attempt}"
+        target = source.with_name(f"{source.stem}.schema-{steps}.backup{numbered}{source.suffix}")
+        if not target.exists():
+            break
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)  # left by a copy that was stopped: it may have another mode
+    create_for_this_user_only(partial)
+    try:
+        with closing(sqlite3.connect(source)) as reading, closing(sqlite3.connect(partial)) as copy:
+            reading.backup(copy)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    partial.replace(target)
+    return target
+
+
+def steps_taken(path: str | Path) -> int:
+    """The steps the database file has taken, as its writers see it (its WAL included),
+    opened read-only: nothing made, nothing changed."""
+    try:
+        with closing(sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)) as conn:
+            return conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.OperationalError:  # a folder it may not write (no -shm): the file as it is
+        return schema_version(path)
 
 
 def schema_version(path: str | Path) -> int:

@@ -122,24 +122,42 @@ def _statement(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
-class PostgresStore(Store):
-    """One pooled connection in autocommit mode, for one request: the store on PostgreSQL."""
+# Statements that only read: outside a transaction, one that meets a broken connection
+# is run again once on a fresh one (a write is not: it may have been done).
+READS = ("SELECT", "WITH")
 
-    def __init__(self, url: str, connection, give_back: Callable[[Any], None]):
+
+class PostgresStore(Store):
+    """One pooled connection in autocommit mode, for one request: the store on PostgreSQL.
+    `exchange(broken connection)`: a fresh connection in its place."""
+
+    def __init__(self, url: str, connection, give_back: Callable[[Any], None], exchange: Callable[[Any], Any]):
         super().__init__(url)
         self.conn = connection
         self.give_back = give_back
+        self.exchange = exchange
+        self.writing = False
 
     def execute(self, sql: str, params: Iterable[Any] = ()):
+        params = list(params)
         try:
-            return self.conn.execute(_statement(sql), list(params))
+            return self.conn.execute(_statement(sql), params)
         except storage_errors() as error:
-            raise failure(error) from error
+            if self.writing or not self.conn.broken or not sql.lstrip().upper().startswith(READS):
+                raise failure(error) from error
+            # A restart of PostgreSQL broke this connection after the pool checked it: the
+            # read is run again, once, on a fresh one, instead of failing its request.
+            try:
+                self.conn = self.exchange(self.conn)
+                return self.conn.execute(_statement(sql), params)
+            except storage_errors() as again:
+                raise failure(again) from again
 
     @contextmanager
     def transaction(self, table_ids: tuple[str, ...], wait: bool) -> Iterator[None]:
         """A write: BEGIN, each table's lock (in one order, so two writers never wait for
         each other), the caller's statements, COMMIT (or ROLLBACK on any error)."""
+        self.writing = True
         try:
             with self.conn.transaction():
                 for table_id in sorted(set(table_ids)):
@@ -147,6 +165,8 @@ class PostgresStore(Store):
                 yield
         except storage_errors() as error:
             raise failure(error) from error
+        finally:
+            self.writing = False
 
     def notify(self, table_id: str) -> None:
         """Tell every companion server that `table_id` moved: NOTIFY, delivered when the
@@ -187,9 +207,12 @@ class Pool:
         else:
             self.gate = None
             size = dict(min_size=1, max_size=POOL_SIZE)
+        # check: each connection is tried (an empty statement, one round trip) before a
+        # request gets it, so one that a restart of PostgreSQL broke is replaced unseen.
         self.pool = ConnectionPool(
             url, kwargs={"autocommit": True, "application_name": "companion"}, open=True, name="companion",
-            timeout=POOL_WAIT_SECONDS, reconnect_timeout=RECONNECT_GIVE_UP_SECONDS, **size
+            timeout=POOL_WAIT_SECONDS, reconnect_timeout=RECONNECT_GIVE_UP_SECONDS,
+            check=ConnectionPool.check_connection, **size
         )
 
     def take(self) -> PostgresStore:
@@ -197,17 +220,23 @@ class Pool:
         unreachable): StorageFailure."""
         if self.gate is None:
             try:
-                return PostgresStore(self.url, self.pool.getconn(), self.give_back)
+                return PostgresStore(self.url, self.pool.getconn(), self.give_back, self.exchange)
             except storage_errors() as error:
                 raise failure(error) from error
         self.gate.acquire()
         try:
-            return PostgresStore(self.url, self._green_getconn(), self.give_back)
+            return PostgresStore(self.url, self._green_getconn(), self.give_back, self.exchange)
         except BaseException as error:
             self.gate.release()
             if isinstance(error, storage_errors()):
                 raise failure(error) from error
             raise
+
+    def exchange(self, broken):
+        """A checked connection in place of `broken` (dropped by the pool), for the same
+        request: its place under the gate is kept."""
+        self.pool.putconn(broken)
+        return self.pool.getconn() if self.gate is None else self._green_getconn()
 
     def _green_getconn(self):
         """A connection, waiting gevent's way: when none can be had at once (PostgreSQL
@@ -303,7 +332,12 @@ def connect(url: str, application_name: str = "companion"):
 
 def open_database(url: str) -> PostgresStore:
     """A store on a connection of its own, outside any pool (tools, the tests)."""
-    return PostgresStore(url, connect(url), lambda conn: conn.close())
+
+    def exchange(broken):
+        broken.close()
+        return connect(url)
+
+    return PostgresStore(url, connect(url), lambda conn: conn.close(), exchange)
 
 
 def migrate_once_it_answers(url: str) -> None:

@@ -1,0 +1,85 @@
+"""PostgreSQL run unattended (issue 43): a restart under traffic costs no request once it is
+back, the schema's ownership is said in one sentence, the pools fit PostgreSQL's
+connections, a backup keeps the password off pg_dump's command line, the logs."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import psycopg
+import pytest
+import requests
+
+from companion.tables import postgres
+from companion.tables.store import StorageFailure
+from databases import PostgresServer
+from servers import running_companion
+
+pytestmark = pytest.mark.postgresql
+
+
+def test_after_a_restart_of_postgresql_under_traffic_every_request_answers_200(tmp_path):
+    """Phones keep asking while PostgreSQL restarts (`pg_ctl restart` as an upgrade does):
+    once it answers again, not one request fails, on any server process (each of which has
+    a pool of connections the restart broke)."""
+    server = PostgresServer().start()
+    try:
+        with running_companion(tmp_path, server.new_database(), processes=2) as companion:
+            table = requests.post(companion + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+            addresses = [f"{companion}/api/tables/{table['id']}", f"{companion}/t/{table['id']}", f"{companion}/"]
+            answers: list[tuple[float, int]] = []  # (when asked, status)
+            stop = threading.Event()
+
+            def phone(number: int) -> None:
+                session = requests.Session()  # a phone's kept-alive connection, as a browser's
+                while not stop.is_set():
+                    asked = time.monotonic()
+                    status = session.get(addresses[number % len(addresses)], timeout=30).status_code
+                    answers.append((asked, status))
+                    time.sleep(1)  # polls a second apart: the restart falls between most
+
+            phones = [threading.Thread(target=phone, args=(number,)) for number in range(6)]
+            for thread in phones:
+                thread.start()
+            time.sleep(1.5)
+            server.run(str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "fast", "-w", "restart")
+            back = time.monotonic()
+            time.sleep(5)
+            stop.set()
+            for thread in phones:
+                thread.join()
+            after = [status for asked, status in answers if asked >= back]
+            assert len(after) >= 20 and set(after) == {200}, sorted(set(after))
+            acted = requests.post(
+                f"{companion}/api/tables/{table['id']}/actions", json={"type": "set_aside", "face": "worm", "count": 1},
+                headers={"Authorization": f"Bearer {table['host_token']}"}, timeout=10,
+            )
+            assert acted.status_code == 200
+    finally:
+        server.stop()
+
+
+def cut(admin_url: str, store) -> None:
+    """End `store`'s connection from PostgreSQL's side, as a restart does."""
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [store.conn.info.backend_pid])
+    time.sleep(0.2)  # the end reaches the client's socket
+
+
+def test_a_read_that_meets_a_broken_connection_is_tried_again_once_on_a_fresh_one(postgres_server):
+    """A connection broken after the pool checked it (PostgreSQL restarted between): the
+    read is run again on a fresh connection; a write is not (it may have been done) and is
+    refused as the storage failing."""
+    url = postgres_server.new_database()
+    pool = postgres.pool_for(url, green=False)
+    store = pool.take()
+    try:
+        cut(postgres_server.url(), store)
+        assert store.execute("SELECT count(*) FROM game_tables").fetchone() == (0,)
+        cut(postgres_server.url(), store)
+        with pytest.raises(StorageFailure):
+            with store.transaction(("a-table",), wait=True):
+                store.execute("SELECT 1")
+    finally:
+        store.close()

@@ -4,6 +4,10 @@ connections, a backup keeps the password off pg_dump's command line, the logs.""
 
 from __future__ import annotations
 
+import itertools
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -17,6 +21,8 @@ from databases import PostgresServer
 from servers import running_companion
 
 pytestmark = pytest.mark.postgresql
+
+NAMES = itertools.count(1)
 
 
 def test_after_a_restart_of_postgresql_under_traffic_every_request_answers_200(tmp_path):
@@ -83,3 +89,50 @@ def test_a_read_that_meets_a_broken_connection_is_tried_again_once_on_a_fresh_on
                 store.execute("SELECT 1")
     finally:
         store.close()
+
+
+def serve_until_it_ends(env_database: str, tmp_path, *options: str) -> subprocess.CompletedProcess:
+    """`companion serve` that is expected to refuse to start: what it said, and how it ended."""
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "COMPANION_DATABASE": env_database}
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", *options],
+        env=env, capture_output=True, text=True, timeout=60,
+    )
+
+
+def new_role_and_database(postgres_server, owner: bool) -> tuple[str, str]:
+    """A login role and an empty database (owned by the role, as docs/hosting.md creates it,
+    or by the superuser, as following PostgreSQL's defaults does): (role, its URL)."""
+    role = f"companion_role_{os.getpid()}_{next(NAMES)}"
+    name = f"{role}_db"
+    with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {role} LOGIN")
+        admin.execute(f"CREATE DATABASE {name}" + (f" OWNER {role}" if owner else ""))
+    return role, postgres_server.url(name).replace("postgres@", f"{role}@", 1)
+
+
+def test_a_role_that_does_not_own_the_public_schema_is_told_the_fix_in_one_sentence(postgres_server, tmp_path):
+    """PostgreSQL 15 lets only a database's owner create tables in `public`: the companion's
+    role refused at its first migration is one sentence naming the fix, no traceback; the
+    fix it names works."""
+    role, url = new_role_and_database(postgres_server, owner=False)
+    refused = serve_until_it_ends(url, tmp_path)
+    assert refused.returncode == 1
+    assert "Traceback" not in refused.stderr and "InsufficientPrivilege" not in refused.stderr
+    said = refused.stderr.strip()
+    assert said.count("\n") == 0 and f"The role {role} may not create the companion's tables" in said
+    assert f"ALTER SCHEMA public OWNER TO {role};" in said
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(postgres_server.url(), autocommit=True) as admin:
+        admin.execute(f"ALTER DATABASE {name} OWNER TO {role}")
+    with psycopg.connect(postgres_server.url(name), autocommit=True) as admin:
+        admin.execute(f"ALTER SCHEMA public OWNER TO {role}")
+    postgres.migrate(url)  # the fix said
+
+
+def test_a_database_created_owned_by_the_companions_role_migrates(postgres_server):
+    """docs/hosting.md's commands: `createdb --owner companion companion`."""
+    _role, url = new_role_and_database(postgres_server, owner=True)
+    postgres.migrate(url)
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT version FROM companion_schema").fetchone()[0] > 0

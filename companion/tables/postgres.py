@@ -340,16 +340,36 @@ def open_database(url: str) -> PostgresStore:
     return PostgresStore(url, connect(url), lambda conn: conn.close(), exchange)
 
 
+class NotPermitted(ValueError):
+    """The companion's role may not create its tables: the sentence names the fix."""
+
+
+def not_permitted(url: str, error: BaseException) -> NotPermitted:
+    """PostgreSQL 15 lets only the database's owner create tables in its `public` schema
+    (earlier versions let every role): a role that owns neither is refused at migration."""
+    parts = urlsplit(url)
+    role, name = parts.username or "<the companion's role>", parts.path.lstrip("/") or "<the database>"
+    return NotPermitted(
+        f"The role {role} may not create the companion's tables in the database {name} ({str(error).strip().splitlines()[0]}):"
+        f" make the role own the database and its public schema. As PostgreSQL's superuser: ALTER DATABASE {name}"
+        f" OWNER TO {role}; then, connected to {name}, ALTER SCHEMA public OWNER TO {role}; (a new database:"
+        f" createdb --owner {role} {name}). Then start the companion again."
+    )
+
+
 def migrate_once_it_answers(url: str) -> None:
     """migrate(); while no PostgreSQL server answers at all (not started yet), try again every
     second for COMPANION_DATABASE_WAIT seconds. A server that answers and refuses (a wrong
-    password, no such database) raises at once."""
+    password, no such database) raises at once; a role that may not create the tables raises
+    NotPermitted."""
     wait = setting(*WAIT_SETTING)
     deadline = time.monotonic() + wait
     said = False
     while True:
         try:
             return migrate(url)
+        except _psycopg().errors.InsufficientPrivilege as error:
+            raise not_permitted(url, error) from None
         except storage_errors() as error:
             if "FATAL:" in str(error) or time.monotonic() >= deadline:  # libpq's words for a server that refused
                 raise

@@ -17,7 +17,7 @@ import requests
 
 from companion.tables import postgres
 from companion.tables.store import StorageFailure
-from databases import PostgresServer
+from databases import PostgresServer, binaries
 from servers import running_companion
 
 pytestmark = pytest.mark.postgresql
@@ -136,3 +136,39 @@ def test_a_database_created_owned_by_the_companions_role_migrates(postgres_serve
     postgres.migrate(url)
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT version FROM companion_schema").fetchone()[0] > 0
+
+
+def test_backup_gives_pg_dump_the_password_through_its_environment_and_writes_the_dump_0600(postgres_server, tmp_path):
+    """Anyone on the machine may list processes' command lines (ps, /proc/<pid>/cmdline): the
+    password is not on pg_dump's, and the dump (the players' names) is its owner's only, as
+    SQLite's backup is. pg_dump runs for real, through a recorder on the PATH that writes
+    down the command line it was given and whether PGPASSWORD reached it."""
+    url = postgres_server.new_database().replace("postgres@", "postgres:s3cr%40t@", 1)
+    recorder = tmp_path / "bin"
+    recorder.mkdir()
+    (recorder / "pg_dump").write_text(
+        "#!/bin/sh\n"
+        f"tr '\\0' '\\n' < /proc/$$/cmdline > {tmp_path}/cmdline\n"
+        f"printf '%s' \"$PGPASSWORD\" > {tmp_path}/password\n"
+        f"exec {binaries()}/pg_dump \"$@\"\n"
+    )
+    (recorder / "pg_dump").chmod(0o755)
+    copy = tmp_path / "companion.dump"
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "backup", str(copy)],
+        env={**os.environ, "COMPANION_DATABASE": url, "PATH": f"{recorder}:{os.environ['PATH']}"},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    command_line = (tmp_path / "cmdline").read_text()
+    assert "s3cr" not in command_line and "127.0.0.1" in command_line
+    assert (tmp_path / "password").read_text() == "s3cr@t"
+    assert copy.stat().st_mode & 0o777 == 0o600 and copy.stat().st_size > 0
+    assert "s3cr" not in done.stdout + done.stderr
+
+
+def test_a_url_without_its_password_keeps_everything_else():
+    assert postgres.without_password("postgresql://companion:p%2Fw@db.example:5433/companion?sslmode=require") == (
+        "postgresql://companion@db.example:5433/companion?sslmode=require", "p/w"
+    )
+    assert postgres.without_password("postgresql://companion@db.example/companion") == ("postgresql://companion@db.example/companion", None)

@@ -343,7 +343,13 @@ def backup_postgresql(url: str, target: Path) -> int:
         print("pg_dump is not installed here: install PostgreSQL's client programs (Debian: postgresql-client).", file=sys.stderr)
         return 1
     partial = target.with_name(target.name + ".partial")
-    done = subprocess.run([pg_dump, "--format=custom", "--no-owner", f"--file={partial}", url], stderr=subprocess.PIPE, text=True)
+    partial.unlink(missing_ok=True)  # one left by a failed run may have another mode
+    sqlite.create_for_this_user_only(partial)  # pg_dump writes into it and keeps its mode: 0600
+    address, password = postgres.without_password(url)  # the password never on a command line
+    env = {**os.environ, **({"PGPASSWORD": password} if password is not None else {})}
+    done = subprocess.run(
+        [pg_dump, "--format=custom", "--no-owner", f"--file={partial}", address], env=env, stderr=subprocess.PIPE, text=True
+    )
     if done.returncode != 0:
         partial.unlink(missing_ok=True)
         print(f"pg_dump failed; nothing was written: {done.stderr.strip()}", file=sys.stderr)

@@ -24,7 +24,7 @@ import threading
 import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from . import schema
 from .store import StorageFailure, Store
@@ -89,6 +89,17 @@ def shown(url: str) -> str:
     host = parts.hostname or ""
     netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+def without_password(url: str) -> tuple[str, str | None]:
+    """`url` without its password, and the password (percent-decoded): a program given the
+    URL on its command line shows it to anyone who lists the processes, so the password
+    goes to it through its environment (PGPASSWORD) instead."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url, None
+    netloc = (parts.username or "") + "@" + parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.password)
 
 
 def _psycopg():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -91,11 +92,13 @@ def test_a_read_that_meets_a_broken_connection_is_tried_again_once_on_a_fresh_on
         store.close()
 
 
-def serve_until_it_ends(env_database: str, tmp_path, *options: str) -> subprocess.CompletedProcess:
+def serve_until_it_ends(database: str, tmp_path, *options: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """`companion serve` that is expected to refuse to start: what it said, and how it ended."""
-    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "COMPANION_DATABASE": env_database}
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "COMPANION_DATABASE": database, **(env or {})}
+    if "--port" not in options:
+        options = ("--port", "0", *options)
     return subprocess.run(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", *options],
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", *options],
         env=env, capture_output=True, text=True, timeout=60,
     )
 
@@ -172,3 +175,38 @@ def test_a_url_without_its_password_keeps_everything_else():
         "postgresql://companion@db.example:5433/companion?sslmode=require", "p/w"
     )
     assert postgres.without_password("postgresql://companion@db.example/companion") == ("postgresql://companion@db.example/companion", None)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_pools_that_postgresql_cannot_hold_are_refused_with_the_budget_or_made_smaller(tmp_path):
+    """A PostgreSQL of 30 connections (3 reserved for its superuser): 8 processes asking for
+    8 connections each (and a notifier's) are refused with the budget in one sentence; the
+    default pool is made smaller to fit and says so; too many processes for even one each
+    are refused."""
+    server = PostgresServer(max_connections=30).start()
+    try:
+        url = server.new_database()
+        port = str(free_port())
+        refused = serve_until_it_ends(url, tmp_path, "--processes", "8", "--port", port, env={"COMPANION_DATABASE_POOL": "8"})
+        assert refused.returncode == 1, refused.stdout + refused.stderr
+        said = refused.stderr.strip()
+        assert "\n" not in said and "Traceback" not in said
+        assert said.startswith("8 processes × 9 connections = 72 of PostgreSQL's 30, with 3 reserved and 0 in use already: too many.")
+        assert "--processes" in said and "COMPANION_DATABASE_POOL" in said and "max_connections" in said
+        too_many = serve_until_it_ends(url, tmp_path, "--processes", "30", "--port", port)
+        assert too_many.returncode == 1 and too_many.stderr.startswith("30 processes × 9 connections = 270 of PostgreSQL's 30")
+        log = tmp_path / "served.log"
+        with running_companion(tmp_path, url, processes=4, log=log) as companion:
+            table = requests.post(companion + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10)
+            assert table.status_code == 201
+            with psycopg.connect(server.url(), autocommit=True) as admin:
+                held = admin.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'companion%'").fetchone()[0]
+        assert "PostgreSQL connections: 4 processes × 6 connections = 24 of PostgreSQL's 30, with 3 reserved" in log.read_text()
+        assert held <= 24
+    finally:
+        server.stop()

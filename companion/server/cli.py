@@ -106,6 +106,11 @@ def serve(args: argparse.Namespace) -> int:
     workers = processes.default_count() if args.processes is None else args.processes
     if workers <= 1 or args.port == 0 or not processes.supported():
         workers = 1
+    try:
+        connections = database.of(app).size_pools(workers)
+    except DatabaseUnusable as error:
+        print(error, file=sys.stderr)
+        return 1
     # Listen (or make sure it can) before telling the phones where to go: a port in use or
     # an address this machine does not have is one sentence, and no address is printed.
     try:
@@ -128,6 +133,8 @@ def serve(args: argparse.Namespace) -> int:
     print_qr_code(sys.stdout, address + "/")
     print(f"Data folder: {app.instance_path}", flush=True)
     print(f"Database: {postgres.shown(app.config['DATABASE'])}", flush=True)
+    if connections:
+        print(connections, flush=True)
     if app.config["DATABASE_FROZEN"]:
         print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)

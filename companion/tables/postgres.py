@@ -65,7 +65,7 @@ def _pool_size() -> int:
         return POOL_SETTING[1][0]
 
 
-POOL_SIZE = _pool_size()
+POOL_SIZE = _pool_size()  # made smaller at start when PostgreSQL has too few connections (size_pools)
 # How long a request waits for a pooled connection when none can be made (PostgreSQL
 # unreachable) before it is answered 503 with a sentence.
 POOL_WAIT_SECONDS = 3.0
@@ -75,6 +75,49 @@ POOL_WAIT_SECONDS = 3.0
 # once, so the companion is back within seconds of PostgreSQL.
 RECONNECT_GIVE_UP_SECONDS = 5.0
 
+
+
+class TooFewConnections(ValueError):
+    """PostgreSQL's max_connections cannot hold every server process' pool: the sentence
+    gives the budget."""
+
+
+def size_pools(url: str, processes: int) -> str:
+    """Fit `processes` pools (and a notifier's connection each) into what PostgreSQL has
+    left: its max_connections, less those reserved for its superuser and those in use now
+    (other companion servers, tools). COMPANION_DATABASE_POOL given: that size, or
+    TooFewConnections; not given: the default, made smaller to fit, or TooFewConnections
+    when not even one connection each fits. A sentence saying the budget (for the console)."""
+    global POOL_SIZE
+    explicit = bool(os.environ.get(POOL_SETTING[0], "").strip())
+    wanted = setting(*POOL_SETTING)
+    with connect(url, "companion-start") as conn:
+        most = int(conn.execute("SHOW max_connections").fetchone()[0])
+        reserved = sum(
+            int(value) for (value,) in conn.execute(
+                "SELECT setting FROM pg_settings WHERE name IN ('superuser_reserved_connections', 'reserved_connections')"
+            )
+        )
+        in_use = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+        ).fetchone()[0]
+    left = most - reserved - in_use
+    fits = left // processes - 1  # each process: its pool, and its notifier's connection
+    budget = (
+        f"{processes} processes × {{each}} connections = {{total}} of PostgreSQL's {most}, with {reserved} reserved"
+        f" and {in_use} in use already"
+    )
+    if fits >= wanted:
+        POOL_SIZE = wanted
+    elif not explicit and fits >= 1:
+        POOL_SIZE = fits
+    else:
+        each = wanted + 1 if explicit or fits < 1 else fits + 1
+        raise TooFewConnections(
+            budget.format(each=each, total=processes * each) + f": too many. Start fewer processes (--processes),"
+            f" set {POOL_SETTING[0]} lower, or raise max_connections in PostgreSQL's settings."
+        )
+    return "PostgreSQL connections: " + budget.format(each=POOL_SIZE + 1, total=processes * (POOL_SIZE + 1)) + "."
 
 
 def is_url(database: str) -> bool:

@@ -5,12 +5,17 @@ connections, a backup keeps the password off pg_dump's command line, the logs.""
 from __future__ import annotations
 
 import itertools
+import json
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -210,3 +215,92 @@ def test_pools_that_postgresql_cannot_hold_are_refused_with_the_budget_or_made_s
         assert held <= 24
     finally:
         server.stop()
+
+
+@contextmanager
+def serving(tmp_path, database: str, *options: str):
+    """`companion serve` with its console (stdout) and its log (stderr) apart: (address,
+    process, the log's file)."""
+    port = free_port()
+    address = f"http://127.0.0.1:{port}"
+    log = tmp_path / "stderr.log"
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "COMPANION_DATABASE": database}
+    with open(tmp_path / "stdout.log", "ab") as console, open(log, "ab") as errors:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--public-url", address, *options],
+            env=env, stdout=console, stderr=errors,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                requests.get(address + "/healthz", timeout=2)
+                break
+            except requests.ConnectionError:
+                assert process.poll() is None and time.monotonic() < deadline, "the companion did not start"
+                time.sleep(0.1)
+        yield address, process, log
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+
+
+def test_a_postgresql_outage_logs_a_few_json_lines_and_its_end_at_info(tmp_path):
+    """`--log-format json`: every line of the log, psycopg's and the companion's alike, is a
+    JSON object with its time and level. 24 phones polling through a 6 s outage (each
+    failed request waited up to 3 s for a connection) leave a few lines, each failure said once with the rest counted, and
+    the recovery is said at INFO with that count (it was a warning, and 100-160 lines)."""
+    server = PostgresServer().start()
+    try:
+        with serving(tmp_path, server.new_database(), "--processes", "2", "--log-format", "json") as (address, _process, log):
+            table = requests.post(address + "/api/tables", json={"game": "pickomino", "players": ["Ana", "Bruno"]}, timeout=10).json()
+            stop = threading.Event()
+            statuses: list[int] = []
+
+            def phone() -> None:
+                while not stop.is_set():
+                    statuses.append(requests.get(f"{address}/api/tables/{table['id']}", timeout=30).status_code)
+                    time.sleep(0.05)
+
+            phones = [threading.Thread(target=phone) for _ in range(24)]
+            for thread in phones:
+                thread.start()
+            server.run(str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "fast", "stop")
+            time.sleep(6)
+            server.start_again()
+            time.sleep(4)
+            stop.set()
+            for thread in phones:
+                thread.join()
+        lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    finally:
+        server.stop()
+    assert statuses.count(503) >= 24 and statuses[-1] == 200
+    assert all(set(line) >= {"time", "level", "logger", "message"} for line in lines)
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", line["time"]) for line in lines)
+    loggers = {line["logger"] for line in lines}
+    assert "companion.storage" in loggers and any(name.startswith("psycopg") for name in loggers), loggers
+    assert len(lines) <= 40, "\n".join(line["message"] for line in lines)
+    back = [line for line in lines if line["message"].startswith("PostgreSQL answers again")]
+    assert back and all(line["level"] == "INFO" for line in back)
+    assert all(line["level"] == "INFO" for line in lines if "are back" in line["message"] or "again" in line["message"])
+
+
+def test_the_log_has_its_time_and_level_on_every_line_and_keeps_to_the_level_asked(tmp_path):
+    """Text lines: `<ISO time> <LEVEL> <logger>: <message>` (a worker that dies and is
+    started again is a warning); with --log-level error that warning is not written."""
+    for level in ("info", "error"):
+        folder = tmp_path / level
+        folder.mkdir()
+        with serving(folder, str(folder / "companion.sqlite3"), "--processes", "2", "--log-level", level) as (_address, process, log):
+            worker = int(Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()[0])
+            os.kill(worker, signal.SIGKILL)
+            time.sleep(1.5)  # the parent starts another
+        lines = log.read_text().splitlines()
+        restarted = [line for line in lines if "stopped; starting it again" in line]
+        if level == "info":
+            assert restarted and re.fullmatch(
+                r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z WARNING companion: Worker \d+ stopped; starting it again\.", restarted[0]
+            ), lines
+        else:
+            assert not restarted, lines

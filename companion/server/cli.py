@@ -19,11 +19,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import qrcode
+from flask import logging as flask_logging
 
 from .. import inputs
 from ..paths import default_database
 from ..web.app import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app
-from . import front, processes
+
+from . import front, logs, processes
 from ..tables import postgres, sqlite
 from ..tables.database import DatabaseUnusable
 from ..web import database
@@ -96,6 +98,7 @@ def serve(args: argparse.Namespace) -> int:
 
     if not isinstance(sys.stdout, Console):
         sys.stdout = Console(sys.stdout)
+    logs.configure(args.log_level, args.log_format)  # before the app: what its start logs is in the format too
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
     try:
@@ -143,10 +146,8 @@ def serve(args: argparse.Namespace) -> int:
         args.server = "threads"
     if args.server == "push" and app.config["DATABASE_FROZEN"]:
         args.server = "threads"  # nothing changes: nothing to push
-    logging.basicConfig()
     front.quiet_repeats()
-    if app.logger.handlers:
-        app.logger.propagate = False  # it has its own (Flask's): every line was written twice
+    app.logger.removeHandler(flask_logging.default_handler)  # Flask's own format: the log's instead
     settle_memory()
     if args.server == "push":
         return serve_push(app, args, workers, sock if workers == 1 else None)
@@ -264,6 +265,7 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
         from gevent import socket as green_socket
         from gevent.pywsgi import WSGIServer
 
+        logs.gevent_errors_logged()
         push_mode.hand_over(app, notify.for_database(app.config["DATABASE"]))
         listener = green_socket.socket(sock.family, sock.type, fileno=sock.detach())
         # No access log (a join link's path holds a token); errors go to the logging
@@ -414,6 +416,10 @@ def main(argv: list[str] | None = None) -> int:
         type=bounded(1, 100_000),
         default=1000,
         help="with --server threads only: open connections (phones) served at once (default 1000)",
+    )
+    run.add_argument("--log-level", choices=logs.LEVELS, default="info", help="the least a log line says (default info)")
+    run.add_argument(
+        "--log-format", choices=logs.FORMATS, default="text", help="text (default): time, level, logger, message; json: one object a line"
     )
     run.set_defaults(handler=serve)
     save = commands.add_parser("backup", help="copy the live database consistently to PATH")

@@ -252,6 +252,7 @@ class Pool:
 
         self.url = url
         self.green = green
+        self.refused = 0  # requests that could have no connection since one last could
         if green:
             import gevent.lock
 
@@ -274,17 +275,28 @@ class Pool:
         unreachable): StorageFailure."""
         if self.gate is None:
             try:
-                return PostgresStore(self.url, self.pool.getconn(), self.give_back, self.exchange)
+                store = PostgresStore(self.url, self.pool.getconn(), self.give_back, self.exchange)
             except storage_errors() as error:
+                self.refused += 1
                 raise failure(error) from error
-        self.gate.acquire()
-        try:
-            return PostgresStore(self.url, self._green_getconn(), self.give_back, self.exchange)
-        except BaseException as error:
-            self.gate.release()
-            if isinstance(error, storage_errors()):
-                raise failure(error) from error
-            raise
+        else:
+            self.gate.acquire()
+            try:
+                store = PostgresStore(self.url, self._green_getconn(), self.give_back, self.exchange)
+            except BaseException as error:
+                self.gate.release()
+                if isinstance(error, storage_errors()):
+                    self.refused += 1
+                    raise failure(error) from error
+                raise
+        if self.refused:
+            # the end of an outage, said once (its failures were logged as repeats of one line)
+            logging.getLogger("companion").info(
+                "PostgreSQL answers again (%s request%s could not have a connection meanwhile).",
+                self.refused, "" if self.refused == 1 else "s",
+            )
+            self.refused = 0
+        return store
 
     def exchange(self, broken):
         """A checked connection in place of `broken` (dropped by the pool), for the same

@@ -129,7 +129,7 @@ def test_two_servers_a_page_tapping_through_one_is_told_own_on_its_connection_to
     """Behind a load balancer a page's tap and its held connection may reach different
     servers: the mark of the page's tap is in PostgreSQL, so the other server tells the page
     "own" instead of rendering the table it has from its tap's answer."""
-    monkeypatch.setenv("COMPANION_SECRET_KEY", "one key for both servers")  # README: "Beyond one machine"
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "one key for both servers")  # docs/hosting.md: "One cookie key"
     url = postgres_server.new_database()
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

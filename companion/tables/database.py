@@ -151,7 +151,7 @@ class Database:
         gone = sqlite.DatabaseFileGone(
             f"The database file {self.name} was removed or replaced while the companion ran: nothing is read or"
             " saved until that same file is back. Move it back if it was moved; otherwise stop the companion,"
-            " restore a backup if there is one (see the README), and start it again."
+            " restore a backup if there is one (see docs/hosting.md, Backups), and start it again."
         )
         raise sqlite.raised(gone)
 

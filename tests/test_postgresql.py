@@ -448,7 +448,7 @@ def test_a_companion_started_before_postgresql_waits_for_it(tmp_path):
         )
         try:
             said = process.stdout.readline()
-            assert said.startswith("Waiting for PostgreSQL at") and "up to 30 s" in said, said
+            assert " WARNING companion: Waiting for PostgreSQL at" in said and "up to 30 s" in said, said  # the log's format
             server.start_again()
             deadline = time.monotonic() + 30
             while True:

@@ -39,10 +39,12 @@ def free_port() -> int:
 
 class PostgresServer:
     """`durable`: PostgreSQL's own defaults (fsync, synchronous commit), for benchmarks;
-    else test settings that skip the disk."""
+    else test settings that skip the disk. `max_connections`: room for every companion
+    process' pool, unless a test wants fewer."""
 
-    def __init__(self, durable: bool = False):
+    def __init__(self, durable: bool = False, max_connections: int = 400):
         self.durable = durable
+        self.max_connections = max_connections
         self.bin = binaries()
         if self.bin is None:
             raise RuntimeError("PostgreSQL is not installed: scripts/test installs it (Debian's postgresql)")
@@ -69,7 +71,7 @@ class PostgresServer:
     def start_again(self) -> None:
         # Test settings: no fsync (the tests kill companion processes, never this server),
         # room for every companion process' pool.
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=400"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections={self.max_connections}"
         if not self.durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"),

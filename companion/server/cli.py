@@ -18,13 +18,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import qrcode
+from flask import logging as flask_logging
 
 from .. import inputs
 from ..version import described
 from ..paths import default_database
 from ..web.app import MAX_SERVER_BODY_BYTES, DataFolderUnusable, PublicUrlUnusable, create_app
-from . import db_command, front, processes
-from ..tables import postgres, schema, sqlite
+from . import db_command, front, logs, processes
+from ..tables import postgres, sqlite
 from ..tables.database import DatabaseUnusable
 from ..web import database
 from ..web import push_mode
@@ -96,14 +97,9 @@ def serve(args: argparse.Namespace) -> int:
 
     if not isinstance(sys.stdout, Console):
         sys.stdout = Console(sys.stdout)
+    logs.configure(args.log_level, args.log_format)  # before the app: what its start logs is in the format too
 
     public_url = args.public_url or os.environ.get("COMPANION_PUBLIC_URL")
-    # An upgrade of the database is said step by step while the app is made, before the
-    # logging below is set up: on stderr, as the message alone.
-    upgrades = logging.getLogger(schema.log.name)
-    upgrades.setLevel(logging.INFO)
-    upgrades.addHandler(logging.StreamHandler())
-    upgrades.propagate = False
     database_existed = Path(db_command.configured_database()).exists()
     try:
         app = create_app({"LISTEN_HOST": args.host, **({"PUBLIC_URL": public_url} if public_url else {})})
@@ -113,6 +109,11 @@ def serve(args: argparse.Namespace) -> int:
     workers = processes.default_count() if args.processes is None else args.processes
     if workers <= 1 or args.port == 0 or not processes.supported():
         workers = 1
+    try:
+        connections = database.of(app).size_pools(workers)
+    except DatabaseUnusable as error:
+        print(error, file=sys.stderr)
+        return 1
     # Listen (or make sure it can) before telling the phones where to go: a port in use or
     # an address this machine does not have is one sentence, and no address is printed.
     try:
@@ -138,6 +139,8 @@ def serve(args: argparse.Namespace) -> int:
     made_new = db_command.opened_new(database_existed, app.instance_path)
     if made_new:
         print(made_new, flush=True)
+    if connections:
+        print(connections, flush=True)
     if app.config["DATABASE_FROZEN"]:
         print("The database's folder is read-only: the tables are served for reading, and every change is refused.", flush=True)
     print("Stop it with Ctrl+C.", flush=True)
@@ -146,10 +149,8 @@ def serve(args: argparse.Namespace) -> int:
         args.server = "threads"
     if args.server == "push" and app.config["DATABASE_FROZEN"]:
         args.server = "threads"  # nothing changes: nothing to push
-    logging.basicConfig()
     front.quiet_repeats()
-    if app.logger.handlers:
-        app.logger.propagate = False  # it has its own (Flask's): every line was written twice
+    app.logger.removeHandler(flask_logging.default_handler)  # Flask's own format: the log's instead
     settle_memory()
     if args.server == "push":
         return serve_push(app, args, workers, sock if workers == 1 else None)
@@ -267,6 +268,7 @@ def serve_push(app, args: argparse.Namespace, workers: int, sock: socket.socket 
         from gevent import socket as green_socket
         from gevent.pywsgi import WSGIServer
 
+        logs.gevent_errors_logged()
         push_mode.hand_over(app, notify.for_database(app.config["DATABASE"]))
         listener = green_socket.socket(sock.family, sock.type, fileno=sock.detach())
         # No access log (a join link's path holds a token); errors go to the logging
@@ -353,7 +355,13 @@ def backup_postgresql(url: str, target: Path) -> int:
         print("pg_dump is not installed here: install PostgreSQL's client programs (Debian: postgresql-client).", file=sys.stderr)
         return 1
     partial = target.with_name(target.name + ".partial")
-    done = subprocess.run([pg_dump, "--format=custom", "--no-owner", f"--file={partial}", url], stderr=subprocess.PIPE, text=True)
+    partial.unlink(missing_ok=True)  # one left by a failed run may have another mode
+    sqlite.create_for_this_user_only(partial)  # pg_dump writes into it and keeps its mode: 0600
+    address, password = postgres.without_password(url)  # the password never on a command line
+    env = {**os.environ, **({"PGPASSWORD": password} if password is not None else {})}
+    done = subprocess.run(
+        [pg_dump, "--format=custom", "--no-owner", f"--file={partial}", address], env=env, stderr=subprocess.PIPE, text=True
+    )
     if done.returncode != 0:
         partial.unlink(missing_ok=True)
         print(f"pg_dump failed; nothing was written: {done.stderr.strip()}", file=sys.stderr)
@@ -411,6 +419,10 @@ def main(argv: list[str] | None = None) -> int:
         type=bounded(1, 100_000),
         default=1000,
         help="with --server threads only: open connections (phones) served at once (default 1000)",
+    )
+    run.add_argument("--log-level", choices=logs.LEVELS, default="info", help="the least a log line says (default info)")
+    run.add_argument(
+        "--log-format", choices=logs.FORMATS, default="text", help="text (default): time, level, logger, message; json: one object a line"
     )
     run.set_defaults(handler=serve)
     save = commands.add_parser("backup", help="copy the live database consistently to PATH")

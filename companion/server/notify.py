@@ -141,7 +141,7 @@ class Notifier:
             # what changed since the first connections read their tables, before this ran
             self._wake_moved(self._read(connection, list(self.watched)))
             if self.lost:
-                logging.getLogger("companion").warning("Watching the database for changes again.")
+                logging.getLogger("companion").info("Watching the database for changes again.")  # a recovery: no warning
                 self.lost = False
             listener = DoorbellListener.open(doorbell.path_for(self.database))
             if listener is None and sys.platform.startswith("linux") and not self.said_unheard:
@@ -202,7 +202,7 @@ class PostgresNotifier(Notifier):
                 with postgres.connect(self.database, application_name=NOTIFIER_NAME) as connection:
                     connection.execute(f"LISTEN {postgres.CHANNEL}")
                     if lost:
-                        logging.getLogger("companion").warning("PostgreSQL's notifications are back.")
+                        logging.getLogger("companion").info("PostgreSQL's notifications are back.")  # a recovery: no warning
                         lost = False
                     self._wake_moved(self._read(connection, list(self.watched)))
                     while True:

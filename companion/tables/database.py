@@ -124,6 +124,19 @@ class Database:
             )
         return True
 
+    def size_pools(self, processes: int) -> str | None:
+        """On PostgreSQL: each of `processes` server processes' pool fitted into the server's
+        connections (postgres.size_pools), the budget in a sentence; DatabaseUnusable when
+        they cannot fit."""
+        if not self.on_postgresql:
+            return None
+        try:
+            return postgres.size_pools(self.name, processes)
+        except ValueError as wrong:
+            raise DatabaseUnusable(str(wrong)) from None
+        except postgres.storage_errors() as error:
+            raise DatabaseUnusable(f"The database {postgres.shown(self.name)} cannot be reached: {error}") from error
+
     def store(self, pause: Callable[[float], None] | None = None, green: bool = False) -> Store:
         """A store for one request, given back with release. `pause` and `green`: the push
         server's (gevent) ways of waiting for a lock and for PostgreSQL. StorageFailure when
@@ -162,7 +175,7 @@ class Database:
         gone = sqlite.DatabaseFileGone(
             f"The database file {self.name} was removed or replaced while the companion ran: nothing is read or"
             " saved until that same file is back. Move it back if it was moved; otherwise stop the companion,"
-            " restore a backup if there is one (see the README), and start it again."
+            " restore a backup if there is one (see docs/hosting.md, Backups), and start it again."
         )
         raise sqlite.raised(gone)
 

@@ -24,7 +24,7 @@ import threading
 import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from . import schema
 from .store import StorageFailure, Store
@@ -65,7 +65,7 @@ def _pool_size() -> int:
         return POOL_SETTING[1][0]
 
 
-POOL_SIZE = _pool_size()
+POOL_SIZE = _pool_size()  # made smaller at start when PostgreSQL has too few connections (size_pools)
 # How long a request waits for a pooled connection when none can be made (PostgreSQL
 # unreachable) before it is answered 503 with a sentence.
 POOL_WAIT_SECONDS = 3.0
@@ -75,6 +75,49 @@ POOL_WAIT_SECONDS = 3.0
 # once, so the companion is back within seconds of PostgreSQL.
 RECONNECT_GIVE_UP_SECONDS = 5.0
 
+
+
+class TooFewConnections(ValueError):
+    """PostgreSQL's max_connections cannot hold every server process' pool: the sentence
+    gives the budget."""
+
+
+def size_pools(url: str, processes: int) -> str:
+    """Fit `processes` pools (and a notifier's connection each) into what PostgreSQL has
+    left: its max_connections, less those reserved for its superuser and those in use now
+    (other companion servers, tools). COMPANION_DATABASE_POOL given: that size, or
+    TooFewConnections; not given: the default, made smaller to fit, or TooFewConnections
+    when not even one connection each fits. A sentence saying the budget (for the console)."""
+    global POOL_SIZE
+    explicit = bool(os.environ.get(POOL_SETTING[0], "").strip())
+    wanted = setting(*POOL_SETTING)
+    with connect(url, "companion-start") as conn:
+        most = int(conn.execute("SHOW max_connections").fetchone()[0])
+        reserved = sum(
+            int(value) for (value,) in conn.execute(
+                "SELECT setting FROM pg_settings WHERE name IN ('superuser_reserved_connections', 'reserved_connections')"
+            )
+        )
+        in_use = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+        ).fetchone()[0]
+    left = most - reserved - in_use
+    fits = left // processes - 1  # each process: its pool, and its notifier's connection
+    budget = (
+        f"{processes} processes × {{each}} connections = {{total}} of PostgreSQL's {most}, with {reserved} reserved"
+        f" and {in_use} in use already"
+    )
+    if fits >= wanted:
+        POOL_SIZE = wanted
+    elif not explicit and fits >= 1:
+        POOL_SIZE = fits
+    else:
+        each = wanted + 1 if explicit or fits < 1 else fits + 1
+        raise TooFewConnections(
+            budget.format(each=each, total=processes * each) + f": too many. Start fewer processes (--processes),"
+            f" set {POOL_SETTING[0]} lower, or raise max_connections in PostgreSQL's settings."
+        )
+    return "PostgreSQL connections: " + budget.format(each=POOL_SIZE + 1, total=processes * (POOL_SIZE + 1)) + "."
 
 
 def is_url(database: str) -> bool:
@@ -89,6 +132,17 @@ def shown(url: str) -> str:
     host = parts.hostname or ""
     netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+def without_password(url: str) -> tuple[str, str | None]:
+    """`url` without its password, and the password (percent-decoded): a program given the
+    URL on its command line shows it to anyone who lists the processes, so the password
+    goes to it through its environment (PGPASSWORD) instead."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url, None
+    netloc = (parts.username or "") + "@" + parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.password)
 
 
 def _psycopg():
@@ -122,24 +176,42 @@ def _statement(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
-class PostgresStore(Store):
-    """One pooled connection in autocommit mode, for one request: the store on PostgreSQL."""
+# Statements that only read: outside a transaction, one that meets a broken connection
+# is run again once on a fresh one (a write is not: it may have been done).
+READS = ("SELECT", "WITH")
 
-    def __init__(self, url: str, connection, give_back: Callable[[Any], None]):
+
+class PostgresStore(Store):
+    """One pooled connection in autocommit mode, for one request: the store on PostgreSQL.
+    `exchange(broken connection)`: a fresh connection in its place."""
+
+    def __init__(self, url: str, connection, give_back: Callable[[Any], None], exchange: Callable[[Any], Any]):
         super().__init__(url)
         self.conn = connection
         self.give_back = give_back
+        self.exchange = exchange
+        self.writing = False
 
     def execute(self, sql: str, params: Iterable[Any] = ()):
+        params = list(params)
         try:
-            return self.conn.execute(_statement(sql), list(params))
+            return self.conn.execute(_statement(sql), params)
         except storage_errors() as error:
-            raise failure(error) from error
+            if self.writing or not self.conn.broken or not sql.lstrip().upper().startswith(READS):
+                raise failure(error) from error
+            # A restart of PostgreSQL broke this connection after the pool checked it: the
+            # read is run again, once, on a fresh one, instead of failing its request.
+            try:
+                self.conn = self.exchange(self.conn)
+                return self.conn.execute(_statement(sql), params)
+            except storage_errors() as again:
+                raise failure(again) from again
 
     @contextmanager
     def transaction(self, table_ids: tuple[str, ...], wait: bool) -> Iterator[None]:
         """A write: BEGIN, each table's lock (in one order, so two writers never wait for
         each other), the caller's statements, COMMIT (or ROLLBACK on any error)."""
+        self.writing = True
         try:
             with self.conn.transaction():
                 for table_id in sorted(set(table_ids)):
@@ -147,6 +219,8 @@ class PostgresStore(Store):
                 yield
         except storage_errors() as error:
             raise failure(error) from error
+        finally:
+            self.writing = False
 
     def notify(self, table_id: str) -> None:
         """Tell every companion server that `table_id` moved: NOTIFY, delivered when the
@@ -178,6 +252,7 @@ class Pool:
 
         self.url = url
         self.green = green
+        self.refused = 0  # requests that could have no connection since one last could
         if green:
             import gevent.lock
 
@@ -187,9 +262,12 @@ class Pool:
         else:
             self.gate = None
             size = dict(min_size=1, max_size=POOL_SIZE)
+        # check: each connection is tried (an empty statement, one round trip) before a
+        # request gets it, so one that a restart of PostgreSQL broke is replaced unseen.
         self.pool = ConnectionPool(
             url, kwargs={"autocommit": True, "application_name": "companion"}, open=True, name="companion",
-            timeout=POOL_WAIT_SECONDS, reconnect_timeout=RECONNECT_GIVE_UP_SECONDS, **size
+            timeout=POOL_WAIT_SECONDS, reconnect_timeout=RECONNECT_GIVE_UP_SECONDS,
+            check=ConnectionPool.check_connection, **size
         )
 
     def take(self) -> PostgresStore:
@@ -197,17 +275,34 @@ class Pool:
         unreachable): StorageFailure."""
         if self.gate is None:
             try:
-                return PostgresStore(self.url, self.pool.getconn(), self.give_back)
+                store = PostgresStore(self.url, self.pool.getconn(), self.give_back, self.exchange)
             except storage_errors() as error:
+                self.refused += 1
                 raise failure(error) from error
-        self.gate.acquire()
-        try:
-            return PostgresStore(self.url, self._green_getconn(), self.give_back)
-        except BaseException as error:
-            self.gate.release()
-            if isinstance(error, storage_errors()):
-                raise failure(error) from error
-            raise
+        else:
+            self.gate.acquire()
+            try:
+                store = PostgresStore(self.url, self._green_getconn(), self.give_back, self.exchange)
+            except BaseException as error:
+                self.gate.release()
+                if isinstance(error, storage_errors()):
+                    self.refused += 1
+                    raise failure(error) from error
+                raise
+        if self.refused:
+            # the end of an outage, said once (its failures were logged as repeats of one line)
+            logging.getLogger("companion").info(
+                "PostgreSQL answers again (%s request%s could not have a connection meanwhile).",
+                self.refused, "" if self.refused == 1 else "s",
+            )
+            self.refused = 0
+        return store
+
+    def exchange(self, broken):
+        """A checked connection in place of `broken` (dropped by the pool), for the same
+        request: its place under the gate is kept."""
+        self.pool.putconn(broken)
+        return self.pool.getconn() if self.gate is None else self._green_getconn()
 
     def _green_getconn(self):
         """A connection, waiting gevent's way: when none can be had at once (PostgreSQL
@@ -303,19 +398,44 @@ def connect(url: str, application_name: str = "companion"):
 
 def open_database(url: str) -> PostgresStore:
     """A store on a connection of its own, outside any pool (tools, the tests)."""
-    return PostgresStore(url, connect(url), lambda conn: conn.close())
+
+    def exchange(broken):
+        broken.close()
+        return connect(url)
+
+    return PostgresStore(url, connect(url), lambda conn: conn.close(), exchange)
+
+
+class NotPermitted(ValueError):
+    """The companion's role may not create its tables: the sentence names the fix."""
+
+
+def not_permitted(url: str, error: BaseException) -> NotPermitted:
+    """PostgreSQL 15 lets only the database's owner create tables in its `public` schema
+    (earlier versions let every role): a role that owns neither is refused at migration."""
+    parts = urlsplit(url)
+    role, name = parts.username or "<the companion's role>", parts.path.lstrip("/") or "<the database>"
+    return NotPermitted(
+        f"The role {role} may not create the companion's tables in the database {name} ({str(error).strip().splitlines()[0]}):"
+        f" make the role own the database and its public schema. As PostgreSQL's superuser: ALTER DATABASE {name}"
+        f" OWNER TO {role}; then, connected to {name}, ALTER SCHEMA public OWNER TO {role}; (a new database:"
+        f" createdb --owner {role} {name}). Then start the companion again."
+    )
 
 
 def migrate_once_it_answers(url: str) -> None:
     """migrate(); while no PostgreSQL server answers at all (not started yet), try again every
     second for COMPANION_DATABASE_WAIT seconds. A server that answers and refuses (a wrong
-    password, no such database) raises at once."""
+    password, no such database) raises at once; a role that may not create the tables raises
+    NotPermitted."""
     wait = setting(*WAIT_SETTING)
     deadline = time.monotonic() + wait
     said = False
     while True:
         try:
             return migrate(url)
+        except _psycopg().errors.InsufficientPrivilege as error:
+            raise not_permitted(url, error) from None
         except storage_errors() as error:
             if "FATAL:" in str(error) or time.monotonic() >= deadline:  # libpq's words for a server that refused
                 raise

@@ -220,8 +220,12 @@ class RepeatsQuieted(logging.Filter):
         with self.lock:
             return self._written(record)
 
+    # An object's address in a line (psycopg's "<psycopg.Connection [BAD] at 0x7f...>")
+    # makes no line different from the next.
+    ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
     def _written(self, record: logging.LogRecord) -> bool:
-        line, now = (record.levelno, record.getMessage()), self.clock()
+        line, now = (record.levelno, self.ADDRESS.sub("", record.getMessage())), self.clock()
         written, repeats = self.repeats.get(line, (None, 0))
         if written is not None and now - written < self.MINUTE:
             self.repeats[line] = (written, repeats + 1)

@@ -164,11 +164,12 @@ DRAWN_CONTRAST = """async (png) => {
   return Math.round(most * 100) / 100;
 }"""
 
-# One passed-over number of each kind a page shows: per sheet (the phone's own is larger),
+# One passed-over number of each kind a page draws: per sheet (the phone's own is larger),
 # row, and whether the row is locked (drawn paler).
 GONE_KINDS = """() => {
   const kinds = new Map();
   document.querySelectorAll(".qx-cell.qx-gone").forEach((cell, index) => {
+    if (!cell.getClientRects().length) return;  // not drawn: nobody reads it
     const row = cell.closest(".qx-row");
     const kind = [cell.closest(".qx-own") ? "own" : "other", row.dataset.row, row.classList.contains("qx-row-locked")].join(" ");
     if (!kinds.has(kind)) kinds.set(kind, index);
@@ -201,6 +202,9 @@ def test_qwixx_passed_over_numbers_read_at_4_5_to_1_on_the_phone_and_the_tv(live
         tv.locator("#screen").wait_for()
         for where, page in (("phone", phone), ("TV", tv)):
             contrasts = passed_over_contrasts(page, decoder)
-            assert contrasts, f"no passed-over number on the {where} ({phase})"
+            # At the end a TV of 4 or 5 players draws only the ranking and each row's lock
+            # (the sheets' numbers no longer matter, and the ranking needs the room).
+            shown = not (where == "TV" and phase == "finished")
+            assert bool(contrasts) == shown, f"passed-over numbers on the {where} ({phase}): {contrasts}"
             low.update({f"{where} {phase}: {kind}": contrast for kind, contrast in contrasts.items() if contrast < 4.5})
     assert not low, low

@@ -8,6 +8,7 @@ import re
 
 import pytest
 import requests
+from played import start_options
 from playwright.sync_api import Page, expect
 
 from companion.games import GAMES
@@ -24,7 +25,9 @@ def width(phone: Page) -> int:
 @pytest.mark.parametrize("slug", GAMES)
 def test_the_longest_names_fit_every_games_table_page_on_a_phone(live_server, new_phone, slug):
     names = [*LONGEST, *(f"P{n}" for n in range(GAMES[slug].min_players - 2))]
-    created = requests.post(live_server.url + "/api/tables", json={"game": slug, "players": names}, timeout=10).json()
+    created = requests.post(
+        live_server.url + "/api/tables", json={"game": slug, "players": names, "options": start_options(slug)}, timeout=10
+    ).json()
     phone = new_phone()
     for seat in created["seats"][:2]:  # the first to play, and one who watches
         phone.goto(seat["join_url"])

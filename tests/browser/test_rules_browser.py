@@ -10,6 +10,7 @@ from itertools import cycle
 
 import pytest
 import requests
+from played import start_options
 from playwright.sync_api import expect
 
 from companion.games import GAMES
@@ -23,7 +24,9 @@ RULES_WORD = {"en": "Rules", "pt": "Regras", "fr": "Règles", "ro": "Reguli"}
 def seated_phone(new_phone, server_url: str, slug: str, locale: str = "en-GB"):
     game = GAMES[slug]
     names = ["Ana", "Bruno", "Caio", "Dora"][: max(game.min_players, 2)]
-    created = requests.post(server_url + "/api/tables", json={"game": slug, "players": names}, timeout=10).json()
+    created = requests.post(
+        server_url + "/api/tables", json={"game": slug, "players": names, "options": start_options(slug)}, timeout=10
+    ).json()
     phone = new_phone(locale=locale)
     phone.goto(created["seats"][1]["join_url"])
     expect(phone.locator(".who")).to_have_attribute("data-seat", "1")

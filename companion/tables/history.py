@@ -78,7 +78,7 @@ def player(db, name: str) -> dict[str, Any] | None:
     """What `name` played on this server: per game the tables finished, wins (first places,
     shared ones included), average and best score; and their latest tables. None for a
     name that never sat at a table here."""
-    key = store.name_key(name)
+    key = db.person_of(store.name_key(name))  # a name renamed or merged: the person it is now (people.py)
     save_missing_results(db)
     finished = db.player_results(key)
     seated = db.seated_names(key)
@@ -107,8 +107,9 @@ def player(db, name: str) -> dict[str, Any] | None:
         for seat in seated[:PLAYER_RECENT_TABLES]
     ]
     return {
-        "name": seated[0]["name"], "games": games, "tables": len(seated), "recent": recent,
+        "name": seated[0]["name"], "key": key, "games": games, "tables": len(seated), "recent": recent,
         **_game_nights(db, key),
+        "finished": finished, "seated": seated,  # every finished table and seat, for people.person
     }
 
 

@@ -136,15 +136,6 @@ def _game_nights(db, key: str) -> dict[str, int]:
     return {"nights": len(nights), "nights_won": won}
 
 
-def players(db) -> list[dict[str, Any]]:
-    """Every player name on this server (latest spelling), with how many tables they sat at."""
-    found: dict[str, dict[str, Any]] = {}
-    for seat in db.seated_names():
-        entry = found.setdefault(seat["name_key"], {"name": seat["name"], "tables": 0})
-        entry["tables"] += 1
-    return sorted(found.values(), key=lambda entry: alphabetical(entry["name"]))
-
-
 def alphabetical(name: str) -> tuple[str, str]:
     """A name's place in an alphabetical list: its letters without their accents first
     (Çécile among the Cs, not after Zoë), then as written."""

@@ -214,7 +214,7 @@ MIGRATIONS: list[Step] = [
     # results keep the name as typed; the history reads it through this (tables/people.py).
     Step("""
     CREATE TABLE people (
-        name_key TEXT PRIMARY KEY,
+        name_key TEXT NOT NULL PRIMARY KEY,
         person_key TEXT NOT NULL,
         name TEXT NOT NULL
     );

@@ -75,9 +75,10 @@ def game_night(db, table_id: str) -> dict[str, Any] | None:
 
 
 def player(db, name: str) -> dict[str, Any] | None:
-    """What `name` played on this server: per game the tables finished, wins (first places,
-    shared ones included), average and best score; and their latest tables. None for a
-    name that never sat at a table here."""
+    """What the person `name` is (any name renamed or merged into them: people.py) played on
+    this server: per game the tables finished, wins (first places, shared ones included),
+    average and best score; and their latest tables. None for a name that never sat at a
+    table here."""
     key = db.person_of(store.name_key(name))  # a name renamed or merged: the person it is now (people.py)
     save_missing_results(db)
     finished = db.player_results(key)

@@ -27,8 +27,8 @@ REGULAR_OPPONENT_GAMES = 2
 
 def everyone(db) -> list[dict[str, Any]]:
     """Every person on this companion, each once however their name was typed: the name
-    shown, their key, finished games, wins (first places, shared ones
-    included) and when they last played (their latest table's last move), alphabetically."""
+    shown, their key, finished games, wins (first places, shared ones included) and when
+    they last played (their latest table's last move), alphabetically."""
     history.save_missing_results(db)
     record = db.people_record()
     found: dict[str, dict[str, Any]] = {}

@@ -14,8 +14,9 @@ import json
 import re
 from urllib.parse import unquote
 
-from played import Table, create, csrf_of, host_phone, joined, play_lobo, play_pickomino, rows
+from played import Table, create, csrf_of, host_phone, joined, play_lobo, play_pickomino, play_scene, rows
 from databases import on_both_databases
+from companion.games import GAMES
 from companion.tables.database import connect
 from test_game_night import night_rows, rematch
 
@@ -283,3 +284,19 @@ def test_a_persons_page_shows_the_current_streak_of_wins_or_of_games_without_one
     assert "Current streak: 2 games without a win" in client.get("/players/Ana").get_data(as_text=True)
     create(client, "lobo", ("Caio", "Dora"))
     assert "Current streak" not in client.get("/players/Caio").get_data(as_text=True)  # no finished game yet
+
+
+def test_a_persons_page_counts_every_game_of_the_shelf_the_score_pad_included(client):
+    """Six games now: a score pad game is a game of its own by its title, in the by-game
+    table, the head-to-head and the streak, as the five refereed games are."""
+    from companion.games import GAMES
+
+    for slug in GAMES:  # each game's finished scene, Ana, Bruno (and Caio) at the table
+        play_scene(client, slug, GAMES[slug].scenes()["finished"])
+    page = client.get("/players/Ana").get_data(as_text=True)
+    titles = set(game_rows(page))
+    assert titles == {str(GAMES[slug].table_title(GAMES[slug].scenes()["finished"].options)) for slug in GAMES}
+    assert len(titles) == 6
+    section = page[page.index("<h2>Head to head</h2>"):]
+    assert re.search(r">Bruno</a></th>\s*<td>6</td>", section)  # six games at one table with Bruno
+    assert "Current streak:" in page

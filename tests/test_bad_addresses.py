@@ -75,7 +75,7 @@ def test_a_well_formed_unknown_table_id_still_says_which_table_is_unknown(client
 def test_a_name_no_player_can_have_is_nobody_without_asking_the_database(client, monkeypatch, path):
     create(client, "lobo", ("Ana", "Bruno"))
     assert client.get("/players/Ana").status_code == 200
-    monkeypatch.setattr(players.history, "player", lambda *_: pytest.fail("the database was asked"))
+    monkeypatch.setattr(players.people, "person", lambda *_: pytest.fail("the database was asked"))
     response = client.get(f"/players/{path}")
     assert response.status_code == 404
     assert "Nobody called " in response.get_data(as_text=True)

@@ -36,6 +36,7 @@ def test_json_export_round_trips_to_the_api_state_and_log_of_the_same_phone(app,
     assert exported == {
         "table": client.get(f"/api/tables/{table.id}", headers=bearer(table.seats[1])).get_json(),
         "log": client.get(f"/api/tables/{table.id}/log", headers=bearer(table.seats[1])).get_json()["events"],
+        "people": [{"seat": 0, "name": "Ana"}, {"seat": 1, "name": "Bruno"}, {"seat": 2, "name": "Caio"}],
     }
     assert [entry["name"] for entry in exported["table"]["ranking"]] == ["Ana", "Caio", "Bruno"]
     assert exported["table"]["ranking"][0]["detail"] == "Tiles held: 21, 24, 27, 30, 33, 36"

@@ -75,10 +75,11 @@ def game_night(db, table_id: str) -> dict[str, Any] | None:
 
 
 def player(db, name: str) -> dict[str, Any] | None:
-    """What `name` played on this server: per game the tables finished, wins (first places,
-    shared ones included), average and best score; and their latest tables. None for a
-    name that never sat at a table here."""
-    key = store.name_key(name)
+    """What the person `name` is (any name renamed or merged into them: people.py) played on
+    this server: per game the tables finished, wins (first places, shared ones included),
+    average and best score; and their latest tables. None for a name that never sat at a
+    table here."""
+    key = db.person_of(store.name_key(name))  # a name renamed or merged: the person it is now (people.py)
     save_missing_results(db)
     finished = db.player_results(key)
     seated = db.seated_names(key)
@@ -107,8 +108,9 @@ def player(db, name: str) -> dict[str, Any] | None:
         for seat in seated[:PLAYER_RECENT_TABLES]
     ]
     return {
-        "name": seated[0]["name"], "games": games, "tables": len(seated), "recent": recent,
+        "name": seated[0]["name"], "key": key, "games": games, "tables": len(seated), "recent": recent,
         **_game_nights(db, key),
+        "finished": finished, "seated": seated,  # every finished table and seat, for people.person
     }
 
 
@@ -133,15 +135,6 @@ def _game_nights(db, key: str) -> dict[str, int]:
         most[night] = max(most.get(night, 0), count)
     won = sum(wins.get((night, key), 0) == count > 0 for night, count in most.items())
     return {"nights": len(nights), "nights_won": won}
-
-
-def players(db) -> list[dict[str, Any]]:
-    """Every player name on this server (latest spelling), with how many tables they sat at."""
-    found: dict[str, dict[str, Any]] = {}
-    for seat in db.seated_names():
-        entry = found.setdefault(seat["name_key"], {"name": seat["name"], "tables": 0})
-        entry["tables"] += 1
-    return sorted(found.values(), key=lambda entry: alphabetical(entry["name"]))
 
 
 def alphabetical(name: str) -> tuple[str, str]:

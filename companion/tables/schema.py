@@ -214,6 +214,17 @@ MIGRATIONS: list[Step] = [
         PRIMARY KEY (game, name_key)
     );
     """),
+    # People: a name as typed (store.name_key) that a host renamed or merged into another
+    # person, and the person it is now (their key and the name shown for them). Seats and
+    # results keep the name as typed; the history reads it through this (tables/people.py).
+    Step("""
+    CREATE TABLE people (
+        name_key TEXT NOT NULL PRIMARY KEY,
+        person_key TEXT NOT NULL,
+        name TEXT NOT NULL
+    );
+    CREATE INDEX people_by_person ON people (person_key);
+    """),
 ]
 
 # A PostgreSQL database's schema version 1 was steps 1 to 7 at once.

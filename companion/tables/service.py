@@ -181,23 +181,28 @@ def check_names(game: Game, players: Any) -> list[str]:
             ),
         )
     for name in names:
-        if not name:
-            raise ServiceError(422, "name_empty", N_("Every player needs a name."))
-        problem = name_problem(name)
-        if problem is not None:
-            raise ServiceError(422, "name_invalid", problem)
-        if len(name) > NAME_MAX_LENGTH:
-            raise ServiceError(
-                422,
-                "name_too_long",
-                NP_("A name can have at most %(num)s character.", "A name can have at most %(num)s characters.", NAME_MAX_LENGTH),
-            )
+        check_name(name)
     seen: set[str] = set()
     for name in names:
         if look_of_name(name) in seen:
             raise ServiceError(422, "duplicate_name", N_("Two players are called %(name)s: give them different names.", name=name))
         seen.add(look_of_name(name))
     return names
+
+
+def check_name(name: str) -> None:
+    """Refuse `name` (clean_name'd) as a player's name if it cannot be one: empty, unreadable, too long."""
+    if not name:
+        raise ServiceError(422, "name_empty", N_("Every player needs a name."))
+    problem = name_problem(name)
+    if problem is not None:
+        raise ServiceError(422, "name_invalid", problem)
+    if len(name) > NAME_MAX_LENGTH:
+        raise ServiceError(
+            422,
+            "name_too_long",
+            NP_("A name can have at most %(num)s character.", "A name can have at most %(num)s characters.", NAME_MAX_LENGTH),
+        )
 
 
 def game_for(slug: Any) -> Game:

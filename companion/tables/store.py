@@ -81,6 +81,14 @@ SELECT first_id, id FROM chain ORDER BY first_id, position"""
 LONGEST_CHAIN = 100_000
 
 
+# A name as typed is the person a host renamed or merged it into (the people table), else
+# itself: joined by `name_key` of seats or results (as `x`), these give the person's key and
+# the name shown for them (people.py).
+PERSON_KEY = "COALESCE(p.person_key, {x}.name_key)"
+PERSON_NAME = "COALESCE(p.name, s.name)"
+JOIN_PERSON = " LEFT JOIN people p ON p.name_key = {x}.name_key"
+
+
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -93,6 +101,11 @@ def name_key(name: str) -> str:
     """A player is their name, whatever its case: "ana" and "Ana" are one player (their
     memories, results and history, and two seats at one table cannot share it)."""
     return name.strip().casefold()
+
+
+def _marks(values: list) -> str:
+    """One placeholder per value, for `IN (...)`."""
+    return ", ".join("?" for _ in values)
 
 
 def _event_dicts(rows) -> list[dict[str, Any]]:
@@ -578,21 +591,23 @@ class Store:
         return chains[0] if chains else [table_id]
 
     def player_rematch_chains(self, key: str) -> list[list[str]]:
-        """The chains that the finished tables of the player `key` (name_key) belong to."""
+        """The chains that the finished tables of the person `key` belong to."""
+        keys = self.person_name_keys(key)
         return self.rematch_chains("SELECT r.table_id FROM results r JOIN game_tables t ON t.id = r.table_id AND t.version = r.version"
-            " AND t.status = 'finished' WHERE r.name_key = ?",
-            [key],
+            f" AND t.status = 'finished' WHERE r.name_key IN ({_marks(keys)})",
+            keys,
         )
 
     def chain_results(self, table_ids: list[str]) -> list[dict[str, Any]]:
         """The saved results of these tables (finished, at their current version): per seat
-        the table, the player's name and key, score and place."""
+        the table, the person's name and key (renamed and merged names followed), score and place."""
         marks = ", ".join("?" for _ in table_ids)
         rows = self.execute(
-            "SELECT r.table_id, s.name, r.name_key, r.score, r.place FROM results r"
+            f"SELECT r.table_id, {PERSON_NAME}, {PERSON_KEY.format(x='r')}, r.score, r.place FROM results r"
             " JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'"
             " JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
-            f" WHERE r.table_id IN ({marks})",
+            + JOIN_PERSON.format(x="r")
+            + f" WHERE r.table_id IN ({marks})",
             table_ids,
         )
         return [
@@ -611,6 +626,38 @@ class Store:
         return [
             {"id": id_, "game": game, "options": json.loads(options), "finished_at": finished_at, "rematch_of": rematch_of}
             for id_, game, options, finished_at, rematch_of in rows
+        ]
+
+    def opponents(self, key: str, at_least: int) -> list[dict[str, Any]]:
+        """Everyone who finished `at_least` games at a table with the person `key`: their key,
+        their name (as at the latest of those tables), the games, how many of them `key` won
+        and how many they won (first places, shared ones included). Counted by the database:
+        a person's thousands of tables are not read row by row."""
+        keys = self.person_name_keys(key)
+        rows = self.execute(
+            f"""WITH mine AS (
+              SELECT r.table_id, r.version, min(r.place) AS place FROM results r
+              JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'
+              WHERE r.name_key IN ({_marks(keys)}) GROUP BY r.table_id, r.version
+            ), theirs AS (
+              SELECT r.table_id, {PERSON_KEY.format(x='r')} AS person, {PERSON_NAME} AS name, r.place,
+                row_number() OVER (PARTITION BY {PERSON_KEY.format(x='r')} ORDER BY t.updated_at DESC, t.id) AS latest
+              FROM mine JOIN results r ON r.table_id = mine.table_id AND r.version = mine.version
+              JOIN game_tables t ON t.id = r.table_id
+              JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat
+              {JOIN_PERSON.format(x="r")}
+            )
+            SELECT theirs.person, max(CASE WHEN theirs.latest = 1 THEN theirs.name END), count(DISTINCT theirs.table_id),
+              count(DISTINCT CASE WHEN mine.place = 1 THEN theirs.table_id END),
+              count(DISTINCT CASE WHEN theirs.place = 1 THEN theirs.table_id END)
+            FROM theirs JOIN mine ON mine.table_id = theirs.table_id
+            WHERE theirs.person <> ?
+            GROUP BY theirs.person HAVING count(DISTINCT theirs.table_id) >= ?""",
+            [*keys, key, at_least],
+        )
+        return [
+            {"key": person, "name": name, "games": games, "wins": wins, "their_wins": their_wins}
+            for person, name, games, wins, their_wins in rows
         ]
 
     # --- results: the history's and the players' pages' record -------------------------------------
@@ -638,14 +685,15 @@ class Store:
             )
 
     def player_results(self, key: str) -> list[dict[str, Any]]:
-        """Every finished table the player `key` (name_key) sat at, latest first."""
+        """Every finished table the person `key` sat at (under any name merged into them), latest first."""
+        keys = self.person_name_keys(key)
         rows = self.execute(
             "SELECT t.id, t.game, t.options, t.created_at, t.finished_at, s.name, r.score, r.place,"
             " (SELECT count(*) FROM seats WHERE table_id = t.id)"
             " FROM results r JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'"
             " JOIN seats s ON s.table_id = r.table_id AND s.seat = r.seat"
-            " WHERE r.name_key = ? ORDER BY t.finished_at DESC, t.id",
-            [key],
+            f" WHERE r.name_key IN ({_marks(keys)}) ORDER BY t.finished_at DESC, t.id",
+            keys,
         )
         return [
             {
@@ -663,18 +711,78 @@ class Store:
         ]
 
     def seated_names(self, key: str | None = None) -> list[dict[str, Any]]:
-        """Every seat of every table, or only the seats of the player `key` (name_key): who sat
-        where, with the table's game, status and date, latest first."""
+        """Every seat of every table, or only the seats of the person `key`: who sat where (the
+        person's name and key, and the name as typed), with the table's game, status and date,
+        latest first."""
+        keys = None if key is None else self.person_name_keys(key)
         rows = self.execute(
-            "SELECT s.name, s.name_key, s.seat, t.id, t.game, t.options, t.status, t.updated_at FROM seats s JOIN game_tables t ON t.id = s.table_id"
-            + ("" if key is None else " WHERE s.name_key = ?")
+            f"SELECT {PERSON_NAME}, {PERSON_KEY.format(x='s')}, s.name, s.seat, t.id, t.game, t.options, t.status, t.updated_at"
+            " FROM seats s JOIN game_tables t ON t.id = s.table_id"
+            + JOIN_PERSON.format(x="s")
+            + ("" if keys is None else f" WHERE s.name_key IN ({_marks(keys)})")
             + " ORDER BY t.updated_at DESC, t.id",
-            [] if key is None else [key],
+            [] if keys is None else keys,
         )
         return [
-            {"name": name, "name_key": key_, "seat": seat, "id": id_, "game": game, "options": json.loads(options), "status": status, "updated_at": updated_at}
-            for name, key_, seat, id_, game, options, status, updated_at in rows
+            {
+                "name": name, "name_key": key_, "typed": typed, "seat": seat, "id": id_, "game": game,
+                "options": json.loads(options), "status": status, "updated_at": updated_at,
+            }
+            for name, key_, typed, seat, id_, game, options, status, updated_at in rows
         ]
+
+    # --- people: names as typed that a host renamed or merged (tables/people.py) --------------
+    def person_of(self, key: str) -> str:
+        """The person the name `key` (name_key) is: the one it was renamed or merged into, or itself."""
+        row = self.execute("SELECT person_key FROM people WHERE name_key = ?", [key]).fetchone()
+        return key if row is None else row[0]
+
+    def person_name_keys(self, key: str) -> list[str]:
+        """Every name (name_key) that is the person `key`: the names merged into them, and
+        their own unless it was merged into someone else."""
+        keys = [row[0] for row in self.execute("SELECT name_key FROM people WHERE person_key = ? ORDER BY name_key", [key])]
+        return keys if key in keys or self.person_of(key) != key else [key, *keys]
+
+    def name_people(self, keys: list[str], person_key: str, name: str) -> None:
+        """The names `keys` are the person `person_key`, shown as `name`, from now on."""
+        for key in keys:
+            self.execute(
+                "INSERT INTO people (name_key, person_key, name) VALUES (?, ?, ?)"
+                " ON CONFLICT (name_key) DO UPDATE SET person_key = excluded.person_key, name = excluded.name",
+                [key, person_key, name],
+            )
+
+    def separate_name(self, key: str) -> bool:
+        """The name `key` is its own person again, as typed; whether it was someone else's."""
+        return self.execute("DELETE FROM people WHERE name_key = ?", [key]).rowcount > 0
+
+    def people_record(self) -> dict[str, dict[str, int]]:
+        """Per person key: finished games and wins (first places, shared ones included)."""
+        rows = self.execute(
+            f"SELECT {PERSON_KEY.format(x='r')}, count(*), sum(CASE WHEN r.place = 1 THEN 1 ELSE 0 END) FROM results r"
+            " JOIN game_tables t ON t.id = r.table_id AND t.version = r.version AND t.status = 'finished'"
+            + JOIN_PERSON.format(x="r")
+            + f" GROUP BY {PERSON_KEY.format(x='r')}"
+        )
+        return {key: {"games": games, "wins": wins} for key, games, wins in rows}
+
+    def person_names_at(self, table_id: str) -> dict[int, str]:
+        """Per seat of the table, the name of the person who sat there (renames followed)."""
+        rows = self.execute(
+            f"SELECT s.seat, {PERSON_NAME} FROM seats s" + JOIN_PERSON.format(x="s") + " WHERE s.table_id = ?", [table_id]
+        )
+        return dict(rows.fetchall())
+
+    def person_sat_at(self, key: str, table_ids: list[str]) -> bool:
+        """Whether the person `key` sat at any of these tables."""
+        if not table_ids:
+            return False
+        keys = self.person_name_keys(key)
+        row = self.execute(
+            f"SELECT 1 FROM seats WHERE table_id IN ({_marks(table_ids)}) AND name_key IN ({_marks(keys)}) LIMIT 1",
+            [*table_ids, *keys],
+        ).fetchone()
+        return row is not None
 
     # --- saved option sets: the start form offers them by game (Game.preset_name) ------------
     def save_preset(self, game: str, name: str, options: dict[str, Any]) -> None:

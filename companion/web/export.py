@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from ..tables import service
+from ..tables import people, service
 from ..games import Game
 from . import views
 
@@ -28,8 +28,21 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def as_json(db, table: service.Table, viewer: service.Viewer) -> dict[str, Any]:
-    """The API's table state and the game log, both as `viewer` may read them."""
-    return {"table": views.table_view(table, viewer), "log": views.log_view(db, table, viewer)}
+    """The API's table state and the game log, both as `viewer` may read them (the names as
+    typed at the table), and who each seat is now on this companion (`people`: renames and
+    merges followed)."""
+    return {
+        "table": views.table_view(table, viewer),
+        "log": views.log_view(db, table, viewer),
+        "people": [{"seat": seat, "name": name} for seat, name in sorted(people.names_at(db, table.id).items())],
+    }
+
+
+def with_people(db, view: dict[str, Any]) -> dict[str, Any]:
+    """The table state `view` with each ranked player named as the person they are now on
+    this companion (a host's rename or merge followed): for the CSV and BG Stats."""
+    names = people.names_at(db, view["id"])
+    return {**view, "ranking": [{**entry, "name": names.get(entry["seat"], entry["name"])} for entry in view["ranking"]]}
 
 
 def _cell(value: Any) -> Any:

@@ -117,7 +117,7 @@ def results_page(table_id: str):
     viewer = phone.page_viewer(db, table_id)
     view = views.table_view(table, viewer)
     row = table.row
-    play = export.bgstats_play(table.game, view, row["created_at"], row["finished_at"])
+    play = export.bgstats_play(table.game, export.with_people(db, view), row["created_at"], row["finished_at"])
     return render_template(
         "results.html",
         table=view,
@@ -216,7 +216,8 @@ def export_json(table_id: str):
 @bp.get("/t/<table_id>/export.csv")
 def export_csv(table_id: str):
     table = finished_table(table_id)
-    view = views.table_view(table, phone.page_viewer(get_db(), table_id))
+    db = get_db()
+    view = export.with_people(db, views.table_view(table, phone.page_viewer(db, table_id)))
     header = [gettext("place"), gettext("name"), gettext("score"), gettext("breakdown"), gettext("tie-break")]
     # With a byte order mark: spreadsheets then read the names' accents right.
     return download("\ufeff" + export.as_csv(view["ranking"], header), "text/csv", table, "csv")

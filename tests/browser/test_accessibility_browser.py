@@ -65,6 +65,8 @@ def other_visits(app, client) -> list[Visit]:
         Visit("the game night page", "/night"),
         Visit("players", "/players"),
         Visit("a player", "/players/Ana"),
+        Visit("a player, on the host's phone: the people's forms", "/players/Ana", host_of=(played.id, played.host)),
+        Visit("merging two people", "/people/merge?name=Bruno&into=Ana", host_of=(played.id, played.host)),
         Visit("rules", "/rules"),
         *(Visit(f"{slug} guide", f"/rules/{slug}") for slug in GAMES),
         Visit("tv", "/tv"),

@@ -164,7 +164,14 @@ def after_the_game(tables: Tables) -> list[Scene]:
 
     playing = tables.create("lobo", TWO)
     stranger = tables.phone()
+    host = tables.phone()  # the lobo table's host: the people's forms on its players' pages
+    with host.client.session_transaction() as session:
+        session["tables"] = {playing["id"]: {"host": playing["host_token"]}}
+    rename_by_a_stranger = {"csrf_token": stranger.csrf(), "name": "Ana", "new_name": "Anita"}
     return [
+        page("player-host", host, "/players/Ana", 200),
+        page("merge-confirm", host, "/people/merge?name=Bruno&into=Ana", 200),
+        Scene("rename-refused", lambda headers: stranger.client.post("/people/rename", data=rename_by_a_stranger, headers=headers), 403),
         page("rematch-started", ana, f"/t/{played['id']}", 200),
         page("table-screen", stranger, f"/t/{played['id']}/screen", 200),
         page("results-before-the-end", stranger, f"/t/{playing['id']}/results", 409),
@@ -193,7 +200,7 @@ SCENE_NAMES = [
         for name in game.scenes()
         for scene in ([f"{slug}-finished-tied", f"{slug}-results"] if name == "finished" else [f"{slug}-{name}"])
     ),
-    "rematch-started", "table-screen", "results-before-the-end", "players", "player", "player-unknown",
+    "rematch-started", "table-screen", "results-before-the-end", "player-host", "merge-confirm", "rename-refused", "players", "player", "player-unknown",
     "join-codes", "host-table", "refused-tap", "home-refused-start",
     "error-join-codes-of-another-phone", "error-unknown-table", "error-bad-join-link",
     "error-wrong-method", "error-stale-form", "tv", "tv-wrong-code", "home",

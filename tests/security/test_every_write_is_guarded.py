@@ -288,6 +288,22 @@ def page_seat_opened(world: World, phone: Phone):
     return phone.client.post(f"/t/{world.a.id}/opened", headers=headers)
 
 
+def page_person(path: str, **fields: str) -> Callable[[World, Phone], Any]:
+    """A form of a person's page (Ana, unless `fields` name another, who sat at table A), sent by `phone`."""
+
+    def send(world: World, phone: Phone):
+        form = {"name": "Ana", **fields} | ({} if phone.csrf is None else {"csrf_token": phone.csrf})
+        return phone.client.post(path, data=form)
+
+    return send
+
+
+def rename_ana_to_anita(world: World) -> None:
+    """Ana is Anita: there is a name to separate again."""
+    phone = host_phone(world)
+    assert phone.post("/people/rename", data={"name": "Ana", "new_name": "Anita", "csrf_token": csrf_of(phone)}).status_code == 303
+
+
 def api_act(world: World, headers: dict[str, str], seat: int | None = None):
     action = {"type": "roll", "dice": FULL_ROLL} | ({} if seat is None else {"seat": seat})
     return world.phone().post(f"/api/tables/{world.a.id}/actions", json=action, headers=headers)
@@ -314,6 +330,12 @@ WRITES: dict[tuple[str, str], Write] = {
     ("pages.close_table", "POST"): Write("page", page_close, "host"),
     # any seat of the table; a host's phone without a seat of its own has none to open (403)
     ("pages.seat_opened", "POST"): Write("page", page_seat_opened, "table"),
+    # a person's host: the host of a table they sat at (companion/tables/people.py)
+    ("players.rename_person", "POST"): Write("page", page_person("/people/rename", new_name="Anita"), "host"),
+    ("players.merge_people", "POST"): Write("page", page_person("/people/merge", into="Bruno"), "host"),
+    ("players.separate_name", "POST"): Write(
+        "page", page_person("/people/separate", name="Anita", typed="Ana"), "host", prepare=rename_ana_to_anita
+    ),
     ("api.create_table", "POST"): Write(
         "api", api_create, None, open_because="anyone on the network may start a table; it gets fresh tokens"
     ),

@@ -13,7 +13,7 @@ from xml.etree import ElementTree
 from companion.tables.night import evening_of, tonight
 from databases import on_both_databases
 from evenings import SVG, chart_styles, finished_at, local, scorepad
-from played import act, create, play_pickomino
+from played import act, create, csrf_of, play_pickomino
 
 # The evening's tables are found by one query, on SQLite and on PostgreSQL alike.
 database = on_both_databases()
@@ -120,3 +120,22 @@ def test_an_evening_that_is_no_date_is_refused_in_a_sentence(client):
             answer = client.get(address, query_string={"evening": asked})
             assert answer.status_code == 404, (address, asked)
             assert "an evening is a date written as 2026-11-28." in html.unescape(answer.get_data(as_text=True))
+
+
+def test_a_person_merged_from_two_typed_names_is_one_person_of_the_night(app, client):
+    """"Ana" on the Pickomino table and "Anna" on the Azul pad, merged by the host
+    (tables/people.py): the night counts her once, both games and both wins, in one style,
+    and both tables list her seat."""
+    pickomino = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
+    play_pickomino(client, pickomino)  # Ana wins, 15
+    azul = scorepad(client, "Azul", ("Anna", "Bruno"), [[30, 20]])
+    for table, stamp in ((pickomino, local(27, 20)), (azul, local(27, 22))):
+        finished_at(app, table, stamp)
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["tables"] = {table.id: {"host": table.host} for table in (pickomino, azul)}
+    assert host.post("/people/merge", data={"csrf_token": csrf_of(host), "name": "Anna", "into": "Ana"}).status_code == 303
+    page = client.get("/night?evening=2026-11-27").get_data(as_text=True)
+    assert [row.split(" · ")[:2] for row in night_tables(page)] == [["Pickomino", "winner: Ana"], ["Azul", "winner: Ana"]]
+    assert night_people(page)[0] == ("Ana", "2", "45", "2")
+    assert [person[0] for person in night_people(page)] == ["Ana", "Bruno", "Caio"]

@@ -5,7 +5,8 @@ An evening is the night a table finished in, by the server's clock: from 06:00 o
 until 06:00 the next, so a game finished at 01:30 still belongs to the evening before, and
 a lunch game to that day's evening (a group rarely plays at six in the morning).
 
-Each person (a name, whatever its case: store.name_key) keeps one style, a colour and a
+Each person (a name, whatever its case, or the person a host renamed or merged it into:
+tables/people.py) keeps one style, a colour and a
 dash, on every chart of the evening: given when they first finish a game that evening and
 never changed by a later table, different from everyone else's of the evening (so two
 people of one table never share one), and its colour different from their first table's
@@ -71,7 +72,7 @@ def person_styles(tables: list[list[str]]) -> dict[str, tuple[int, int]]:
 def table_styles(db, finished_at: str | None, names: list[str]) -> list[tuple[int, int]]:
     """The styles of a table's seats (their players' `names`): their evening's, when it
     finished; a table not finished yet, by seat."""
-    keys = [store.name_key(name) for name in names]
+    keys = [db.person_of(store.name_key(name)) for name in names]
     if finished_at is None:
         return [(seat % COLOURS, seat % DASHES) for seat in range(len(keys))]
     styles = person_styles([seated for _table, seated in _seatings(db, *window(evening_of(finished_at)))])
@@ -79,8 +80,12 @@ def table_styles(db, finished_at: str | None, names: list[str]) -> list[tuple[in
 
 
 def _seatings(db, since: str, until: str) -> list[tuple[dict[str, Any], list[str]]]:
-    """The tables finished in the window, each with its seats' name keys in seat order."""
-    return [(table, [store.name_key(name) for name in db.seat_names(table["id"])]) for table in db.finished_between(since, until)]
+    """The tables finished in the window, each with its seats' people in seat order (the
+    person a name was renamed or merged into: tables/people.py, as the saved results read)."""
+    return [
+        (table, [db.person_of(store.name_key(name)) for name in db.seat_names(table["id"])])
+        for table in db.finished_between(since, until)
+    ]
 
 
 def game_night(db, evening: date) -> dict[str, Any]:

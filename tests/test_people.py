@@ -300,3 +300,30 @@ def test_a_persons_page_counts_every_game_of_the_shelf_the_score_pad_included(cl
     section = page[page.index("<h2>Head to head</h2>"):]
     assert re.search(r">Bruno</a></th>\s*<td>6</td>", section)  # six games at one table with Bruno
     assert "Current streak:" in page
+
+
+def test_two_names_that_played_at_one_table_are_two_people_and_are_not_merged(app, client, database):
+    """Review of issue 42: Ana 7, Anna 3 at one Lobo table, merged, counted that table twice
+    for Ana and lost her win on the night. Two names of one table are two people."""
+    table = create(client, "lobo", ("Ana", "Anna", "Bruno"))
+    play_lobo(client, table, [7, 3, 2])
+    host = host_phone(app, table)
+    sentence = "Anna and Ana played at one table: they are two people."
+    confirm = host.get("/people/merge", query_string={"name": "Anna", "into": "Ana"})
+    assert confirm.status_code == 422 and alert(confirm) == sentence
+    response = merge(host, "Anna", "Ana")
+    assert response.status_code == 422 and alert(response) == sentence
+    assert people_rows(database) == []
+    assert index_entries(client)["Ana"].startswith("1 game · 1 win")
+
+
+def test_separating_the_only_name_of_a_renamed_person_leads_to_that_names_page(app, client, database):
+    """Review of issue 42: Bruno renamed Zed, then "Bruno" separated again: the answer led to
+    /players/Zed, where nobody is any more (404)."""
+    table = create(client, "lobo", ("Ana", "Bruno"))
+    play_lobo(client, table, [7, 2])
+    host = host_phone(app, table)
+    assert rename(host, "Bruno", "Zed").status_code == 303
+    response = separate(host, "Zed", "Bruno")
+    assert response.status_code == 303 and unquote(response.headers["Location"]) == "/players/Bruno"
+    assert client.get("/players/Bruno").status_code == 200

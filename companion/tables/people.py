@@ -143,6 +143,14 @@ def rename(db, key: str, new_name: Any, hosted: list[str]) -> str:
     return new_key
 
 
+def played_together(db, key: str, name: str, other: str, other_name: str) -> ServiceError | None:
+    """Two people who sat at one table are two people: merged, that table would count one
+    person twice (their places, wins and nights). The refusal, or None."""
+    if not db.sat_together(key, other):
+        return None
+    return ServiceError(422, "played_together", N_("%(name)s and %(other)s played at one table: they are two people.", name=name, other=other_name))
+
+
 def merge(db, key: str, into: Any, hosted: list[str]) -> str:
     """Every name of the person `key` is the person called `into` from now on (shown by
     their name): their tables, wins and nights count together. The key of the person merged into."""
@@ -166,6 +174,9 @@ def merge(db, key: str, into: Any, hosted: list[str]) -> str:
             raise _not_host(source_name)
         if not may_change(db, target, hosted):
             raise _not_host(target_shown)
+        refusal = played_together(db, key, source_name, target, target_shown)
+        if refusal is not None:
+            raise refusal
         db.name_people(sorted({*db.person_name_keys(key), *db.person_name_keys(target)}), target, target_shown)
     return target
 

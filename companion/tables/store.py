@@ -784,6 +784,16 @@ class Store:
         ).fetchone()
         return row is not None
 
+    def sat_together(self, key: str, other: str) -> bool:
+        """Whether the people `key` and `other` ever sat at one table (two people, then)."""
+        keys, others = self.person_name_keys(key), self.person_name_keys(other)
+        row = self.execute(
+            "SELECT 1 FROM seats a JOIN seats b ON b.table_id = a.table_id AND b.seat <> a.seat"
+            f" WHERE a.name_key IN ({_marks(keys)}) AND b.name_key IN ({_marks(others)}) LIMIT 1",
+            [*keys, *others],
+        ).fetchone()
+        return row is not None
+
     # --- saved option sets: the start form offers them by game (Game.preset_name) ------------
     def save_preset(self, game: str, name: str, options: dict[str, Any]) -> None:
         """Keep `options` for `game` under `name` (one set per name, whatever its case), or

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
 from ..games.names import clean_name, is_valid_unicode
-from ..tables import people, service, store
+from ..tables import history, people, service, store
 from ..tables.service import NAME_MAX_LENGTH
 from .database import get_db
 from ..games.text import N_, shown
@@ -87,6 +87,9 @@ def confirm_merge():
         return refuse(N_("Nobody called %(name)s has played at this companion.", name=shown(into)), 404)
     if target["key"] == found["key"]:
         return refuse(N_("%(name)s and %(other)s are one person already.", name=found["name"], other=target["name"]), 422)
+    refusal = people.played_together(db, found["key"], found["name"], target["key"], target["name"])
+    if refusal is not None:
+        return refuse(refusal.text, refusal.status)
     return render_template("merge.html", source=found, target=target)
 
 
@@ -109,8 +112,12 @@ def separate_name():
     name, found = person_named(db, "name")
     if found is None:
         return nobody(name)
+    typed = request.form.get("typed")
     try:
-        people.separate(db, found["key"], request.form.get("typed"), hosted_tables(db))
+        people.separate(db, found["key"], typed, hosted_tables(db))
     except service.ServiceError as error:
         return refuse(error.text, error.status)
-    return redirect(url_for("players.player_page", name=found["name"]), 303)
+    # The person's page; or, when the name separated was the only one they had left (a
+    # rename undone), that name's own page again.
+    staying = history.player(db, found["name"]) is not None
+    return redirect(url_for("players.player_page", name=found["name"] if staying else typed.strip()), 303)

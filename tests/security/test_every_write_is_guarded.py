@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import pytest
@@ -45,6 +45,7 @@ class World:
     app: Any
     a: Table
     b: Table
+    also_hosted: list[Table] = field(default_factory=list)  # more tables table A's host started
 
     def phone(self):
         return self.app.test_client()
@@ -111,7 +112,7 @@ def joined(world: World, seat: int):
 def host_phone(world: World):
     phone = world.phone()
     with phone.session_transaction() as session:
-        session["tables"] = {world.a.id: {"host": world.a.host}}
+        session["tables"] = {table.id: {"host": table.host} for table in (world.a, *world.also_hosted)}
     return phone
 
 
@@ -298,6 +299,12 @@ def page_person(path: str, **fields: str) -> Callable[[World, Phone], Any]:
     return send
 
 
+def anna_at_another_table_of_the_host(world: World) -> None:
+    """Anna sat at another table table A's host started: Ana may be merged into her (two
+    names that sat at one table are two people, and are never merged)."""
+    world.also_hosted.append(create(world.app, ["Anna", "Fred"]))
+
+
 def rename_ana_to_anita(world: World) -> None:
     """Ana is Anita: there is a name to separate again."""
     phone = host_phone(world)
@@ -332,7 +339,9 @@ WRITES: dict[tuple[str, str], Write] = {
     ("pages.seat_opened", "POST"): Write("page", page_seat_opened, "table"),
     # a person's host: the host of a table they sat at (companion/tables/people.py)
     ("players.rename_person", "POST"): Write("page", page_person("/people/rename", new_name="Anita"), "host"),
-    ("players.merge_people", "POST"): Write("page", page_person("/people/merge", into="Bruno"), "host"),
+    ("players.merge_people", "POST"): Write(
+        "page", page_person("/people/merge", into="Anna"), "host", prepare=anna_at_another_table_of_the_host
+    ),
     ("players.separate_name", "POST"): Write(
         "page", page_person("/people/separate", name="Anita", typed="Ana"), "host", prepare=rename_ana_to_anita
     ),

@@ -97,6 +97,33 @@ def test_a_read_that_meets_a_broken_connection_is_tried_again_once_on_a_fresh_on
         store.close()
 
 
+def test_a_retried_read_that_finds_no_fresh_connection_gives_the_broken_one_back_once(postgres_server, monkeypatch):
+    """Review of issue 43: PostgreSQL still down when the read is tried again (no fresh
+    connection in time): the broken connection went back to the pool at the exchange and
+    again when the request ended, and each return made the pool queue another connection,
+    past the budget it was sized to. Now it goes back once, and the request fails as the
+    storage failing."""
+    from psycopg_pool import PoolTimeout
+
+    url = postgres_server.new_database()
+    pool = postgres.pool_for(url, green=False)
+    store = pool.take()
+    returned = []
+    real_putconn = pool.pool.putconn
+    monkeypatch.setattr(pool.pool, "putconn", lambda connection: (returned.append(connection), real_putconn(connection)))
+
+    def still_down(*args, **kwargs):
+        raise PoolTimeout("PostgreSQL is still restarting")
+
+    cut(postgres_server.url(), store)
+    broken = store.conn
+    monkeypatch.setattr(pool.pool, "getconn", still_down)
+    with pytest.raises(StorageFailure):
+        store.execute("SELECT count(*) FROM game_tables")
+    store.close()
+    assert returned == [broken]
+
+
 def serve_until_it_ends(database: str, tmp_path, *options: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """`companion serve` that is expected to refuse to start: what it said, and how it ended."""
     env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path), "COMPANION_DATABASE": database, **(env or {})}

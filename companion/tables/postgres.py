@@ -202,7 +202,9 @@ class PostgresStore(Store):
             # A restart of PostgreSQL broke this connection after the pool checked it: the
             # read is run again, once, on a fresh one, instead of failing its request.
             try:
-                self.conn = self.exchange(self.conn)
+                # given back once: should no fresh one come, the store holds none (close)
+                broken, self.conn = self.conn, None
+                self.conn = self.exchange(broken)
                 return self.conn.execute(_statement(sql), params)
             except storage_errors() as again:
                 raise failure(again) from again
@@ -322,9 +324,12 @@ class Pool:
                 gevent.sleep(0.05)
 
     def give_back(self, connection) -> None:
-        broken = connection.broken  # read first: the pool may close what it drops
+        """The request's connection back to the pool (None: its retry found no fresh one),
+        and its place under the gate."""
+        broken = connection is not None and connection.broken  # read first: the pool may close what it drops
         try:
-            self.pool.putconn(connection)  # a broken one is dropped, and another made
+            if connection is not None:
+                self.pool.putconn(connection)  # a broken one is dropped, and another made
             if broken:
                 # PostgreSQL went away (a restart): the pool's other connections are likely
                 # broken too. Each would fail the request it is handed once; checked now,

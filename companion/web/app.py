@@ -12,6 +12,7 @@ import re
 import secrets
 import threading
 import time
+import traceback
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -213,7 +214,7 @@ class RepeatsQuieted(logging.Filter):
     def __init__(self, clock=time.monotonic):
         super().__init__()
         self.clock = clock
-        self.repeats: dict[tuple[int, str], tuple[float, int]] = {}  # line -> (when written, repeats since)
+        self.repeats: dict[tuple[str, int, str, str], tuple[float, int]] = {}  # line -> (when written, repeats since)
         self.lock = threading.Lock()  # the thread server's requests log at once
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -225,7 +226,14 @@ class RepeatsQuieted(logging.Filter):
     ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
     def _written(self, record: logging.LogRecord) -> bool:
-        line, now = (record.levelno, self.ADDRESS.sub("", record.getMessage())), self.clock()
+        # A line is its logger, level, words and, for an error, where it was raised: two
+        # different errors behind one "Exception on /night [GET]" are two lines.
+        raised = ""
+        if record.exc_info and record.exc_info[1] is not None:
+            error, frame = record.exc_info[1], traceback.extract_tb(record.exc_info[2])[-1:] if record.exc_info[2] else []
+            raised = f"{type(error).__name__} at {frame[0].filename}:{frame[0].lineno}" if frame else type(error).__name__
+        line = (record.name, record.levelno, self.ADDRESS.sub("", record.getMessage()), raised)
+        now = self.clock()
         written, repeats = self.repeats.get(line, (None, 0))
         if written is not None and now - written < self.MINUTE:
             self.repeats[line] = (written, repeats + 1)
@@ -234,7 +242,7 @@ class RepeatsQuieted(logging.Filter):
             self.repeats = {kept: seen for kept, seen in self.repeats.items() if now - seen[0] < self.MINUTE}
         self.repeats[line] = (now, 0)
         if repeats:
-            record.msg, record.args = f"{line[1]} (and {repeats} more like it since it was last written)", None
+            record.msg, record.args = f"{line[2]} (and {repeats} more like it since it was last written)", None
         return True
 
 

@@ -273,6 +273,35 @@ def test_a_line_repeated_within_a_minute_is_counted_and_the_count_written_with_t
     assert logged("disk gone", 300) == "disk gone"
 
 
+def raised(error: BaseException):
+    try:
+        raise error
+    except BaseException:
+        import sys
+
+        return sys.exc_info()
+
+
+def test_two_different_errors_behind_one_line_are_both_written():
+    """Review of issue 43: the one format's handler quiets repeats of every logger, and
+    Flask logs every error of a page as "Exception on /night [GET]": a KeyError and then a
+    ZeroDivisionError within a minute wrote only the first. An error's line is its words
+    and where it was raised; another logger's line is its own."""
+    import logging
+
+    from companion.web.app import RepeatsQuieted
+
+    quiet = RepeatsQuieted(clock=lambda: 0.0)
+
+    def written(name: str, exc_info) -> bool:
+        return quiet.filter(logging.LogRecord(name, logging.ERROR, __file__, 1, "Exception on /night [GET]", (), exc_info))
+
+    assert written("companion", raised(KeyError("evening")))
+    assert written("companion", raised(ZeroDivisionError()))
+    assert not written("companion", raised(ZeroDivisionError()))  # the same error again: counted
+    assert written("werkzeug", raised(ZeroDivisionError()))
+
+
 @pytest.mark.parametrize("how", ["removed", "replaced"])
 def test_a_database_file_removed_while_serving_refuses_every_change_until_it_is_back(tmp_path: Path, how):
     """helper QA: after `rm companion.sqlite3*` under a running companion, every action and

@@ -205,13 +205,14 @@ def pg_rows(url: str, sql: str) -> list[tuple]:
 
 
 def before_option_presets(url: str) -> int:
-    """The database as the release before the option presets' step left it: that step's
-    table dropped and the schema version it counts set back (a step never changes once
-    shipped, so the steps before it are what that code took). Its steps."""
+    """The database as the release before the option presets' step left it: the tables of
+    that step and of every later one dropped and the schema version it counts set back (a
+    step never changes once shipped, so the steps before it are what that code took). Its steps."""
     presets = next(number for number, step in enumerate(schema.MIGRATIONS, start=1) if "option_presets" in step.sql)
-    assert presets == STEPS  # the last step: nothing after it to take back
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("DROP TABLE option_presets")
+        for step in schema.MIGRATIONS[presets - 1:]:
+            for name in re.findall(r"CREATE TABLE (\w+)", step.postgresql or step.sql):
+                conn.execute(f"DROP TABLE {name}")
         conn.execute("UPDATE companion_schema SET version = %s", [schema.postgresql_version(presets - 1)])
     return presets - 1
 
@@ -239,7 +240,7 @@ def test_postgresql_an_older_database_with_tables_waits_for_its_backup_then_upgr
     assert status.returncode == 0 and status.stdout == (
         f"Database: {url}\nSchema of the database: step {older}\n"
         f"Schema of this companion ({companion.__version__}): step {STEPS}\n"
-        f"Pending: steps {STEPS} to {STEPS} (1), taken by companion db upgrade once the database is backed up"
+        f"Pending: steps {older + 1} to {STEPS} ({STEPS - older}), taken by companion db upgrade once the database is backed up"
         " (companion backup FILE).\n"
     )
     upgraded = companion_command("db", "upgrade", database=url)

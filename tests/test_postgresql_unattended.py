@@ -207,6 +207,14 @@ def test_a_url_without_its_password_keeps_everything_else():
         "postgresql://companion@db.example:5433/companion?sslmode=require", "p/w"
     )
     assert postgres.without_password("postgresql://companion@db.example/companion") == ("postgresql://companion@db.example/companion", None)
+    # libpq reads a password in the query too (review of issue 43): out of the command line and the console
+    assert postgres.without_password("postgresql://companion@db.example/companion?sslmode=require&password=s%40cret") == (
+        "postgresql://companion@db.example/companion?sslmode=require", "s@cret"
+    )
+    assert postgres.shown("postgresql://companion@db.example/companion?password=secret&sslmode=require") == (
+        "postgresql://companion@db.example/companion?sslmode=require&password=***"
+    )
+    assert postgres.shown("postgresql://companion:secret@db.example/companion") == "postgresql://companion:***@db.example/companion"
 
 
 def free_port() -> int:

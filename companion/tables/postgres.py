@@ -124,25 +124,48 @@ def is_url(database: str) -> bool:
     return database.startswith(SCHEMES)
 
 
+def _query_without_password(query: str) -> tuple[str, str | None]:
+    """A libpq URL's query without its `password=` parameter (libpq reads one there too),
+    and that password (percent-decoded)."""
+    kept, password = [], None
+    for pair in query.split("&") if query else []:
+        name, _, value = pair.partition("=")
+        if name == "password":
+            password = unquote(value)
+        else:
+            kept.append(pair)
+    return "&".join(kept), password
+
+
 def shown(url: str) -> str:
-    """The URL without its password: for the console and the logs."""
+    """The URL without its password (in its user part or its query): for the console and the logs."""
     parts = urlsplit(url)
-    if parts.password is None:
+    query, in_query = _query_without_password(parts.query)
+    if parts.password is None and in_query is None:
         return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    netloc = parts.netloc
+    if parts.password is not None:
+        host = parts.hostname or ""
+        netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    if in_query is not None:
+        query = "&".join(filter(None, [query, "password=***"]))
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def without_password(url: str) -> tuple[str, str | None]:
     """`url` without its password, and the password (percent-decoded): a program given the
     URL on its command line shows it to anyone who lists the processes, so the password
-    goes to it through its environment (PGPASSWORD) instead."""
+    goes to it through its environment (PGPASSWORD) instead. libpq takes it from the user
+    part or from the query's `password=`: both are taken out."""
     parts = urlsplit(url)
-    if parts.password is None:
+    query, in_query = _query_without_password(parts.query)
+    if parts.password is None and in_query is None:
         return url, None
-    netloc = (parts.username or "") + "@" + parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.password)
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = (parts.username or "") + "@" + parts.netloc.rsplit("@", 1)[1]
+    password = unquote(parts.password) if parts.password is not None else in_query
+    return urlunsplit(parts._replace(netloc=netloc, query=query)), password
 
 
 def _psycopg():

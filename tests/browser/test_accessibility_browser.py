@@ -54,6 +54,7 @@ def other_visits(app, client) -> list[Visit]:
     started = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     played = create(client, "pickomino", ("Ana", "Bruno", "Caio"))
     play_pickomino(client, played)
+    create(client, "pickomino", ("Anna", "Dora"))  # a name never at Ana's tables: one she may be merged with
     host = host_phone(app, played)
     rematch = host.post(f"/t/{played.id}/rematch", data={"csrf_token": csrf_of(host)})
     assert rematch.status_code == 303, rematch.get_data(as_text=True)
@@ -66,7 +67,7 @@ def other_visits(app, client) -> list[Visit]:
         Visit("players", "/players"),
         Visit("a player", "/players/Ana"),
         Visit("a player, on the host's phone: the people's forms", "/players/Ana", host_of=(played.id, played.host)),
-        Visit("merging two people", "/people/merge?name=Bruno&into=Ana", host_of=(played.id, played.host)),
+        Visit("merging two people", "/people/merge?name=Anna&into=Ana", host_of=(played.id, played.host)),
         Visit("rules", "/rules"),
         *(Visit(f"{slug} guide", f"/rules/{slug}") for slug in GAMES),
         Visit("tv", "/tv"),

@@ -163,6 +163,7 @@ def after_the_game(tables: Tables) -> list[Scene]:
     ana = tables.seat_phone(played, 0)
 
     playing = tables.create("lobo", TWO)
+    tables.create("lobo", ("Edu", "Bruno"))  # Edu never sat with Ana: she may be merged with him
     stranger = tables.phone()
     host = tables.phone()  # the lobo table's host: the people's forms on its players' pages
     with host.client.session_transaction() as session:
@@ -170,7 +171,7 @@ def after_the_game(tables: Tables) -> list[Scene]:
     rename_by_a_stranger = {"csrf_token": stranger.csrf(), "name": "Ana", "new_name": "Anita"}
     return [
         page("player-host", host, "/players/Ana", 200),
-        page("merge-confirm", host, "/people/merge?name=Bruno&into=Ana", 200),
+        page("merge-confirm", host, "/people/merge?name=Edu&into=Ana", 200),
         Scene("rename-refused", lambda headers: stranger.client.post("/people/rename", data=rename_by_a_stranger, headers=headers), 403),
         page("rematch-started", ana, f"/t/{played['id']}", 200),
         page("table-screen", stranger, f"/t/{played['id']}/screen", 200),
@@ -189,7 +190,7 @@ def build(app) -> dict[str, Scene]:
     # The home page (the start form's too) lists every table: any page may show any
     # player's name or table id.
     for scene in scenes:
-        scene.names, scene.table_ids = THREE + ("Dora",), tuple(tables.made)
+        scene.names, scene.table_ids = THREE + ("Dora", "Edu"), tuple(tables.made)
     return {scene.name: scene for scene in scenes}
 
 

@@ -148,6 +148,7 @@ def closed_by_the_server(connection: socket.socket) -> bool:
         connection.close()
 
 
+@pytest.mark.slow  # waits out the front's real time limits (45-60 s): --all and CI
 def test_a_connection_that_sends_nothing_half_a_request_or_nothing_more_is_closed(served):
     """They all stayed open for ever (still open after 207 s), each a greenlet or a thread's
     socket, and one client could hold thousands."""
@@ -166,6 +167,7 @@ def test_a_connection_that_sends_nothing_half_a_request_or_nothing_more_is_close
     assert still_open == []
 
 
+@pytest.mark.slow  # waits out the front's real time limits (45-60 s): --all and CI
 def test_a_held_push_connection_outlives_the_time_limits_of_a_request(tmp_path):
     """The push server's table page holds its connection (pinged every 15 s): it is an
     answer on its way, which no limit of a request's head or body cuts (the idle limit is

@@ -37,12 +37,3 @@ def chart_styles(page: str) -> dict[str, tuple[str, str]]:
     lines = root.findall(f"{SVG}polyline")
     names = [text.text.rsplit(":", 1)[0] for text in root.findall(f"{SVG}text")[3:]]
     return {name: (line.get("stroke"), line.get("stroke-dasharray", "")) for name, line in zip(names, lines)}
-
-
-def chart_styles(page: str) -> dict[str, tuple[str, str]]:
-    """Each legend name of the page's chart with its line's colour and dashes."""
-    svg = page[page.index('<svg class="score-chart"'):]
-    root = ElementTree.fromstring(html.unescape(svg[: svg.index("</svg>") + 6]).replace("&", "&amp;"))
-    lines = root.findall(f"{SVG}polyline")
-    names = [text.text.rsplit(":", 1)[0] for text in root.findall(f"{SVG}text")[3:]]
-    return {name: (line.get("stroke"), line.get("stroke-dasharray", "")) for name, line in zip(names, lines)}
